@@ -1,0 +1,4 @@
+export interface SportDto {
+  readonly id: number;
+  readonly name: string;
+}

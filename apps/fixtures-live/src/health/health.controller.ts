@@ -1,0 +1,29 @@
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { Public } from '@app/auth';
+import { DependencyHealth, Readiness } from '@app/health';
+
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly dependencies: DependencyHealth,
+    private readonly readiness: Readiness,
+  ) {}
+
+  /** Liveness: always 200; says "degraded" when PostgreSQL or NATS is out of reach. */
+  @Get()
+  @HttpCode(200)
+  async health(): Promise<object> {
+    const report = await this.dependencies.report();
+    return this.dependencies.isHealthy(report) ? { status: 'ok' } : { status: 'degraded', ...report };
+  }
+
+  /** Readiness: 503 until started and again once shutting down, or without PostgreSQL. */
+  @Get('ready')
+  async ready(): Promise<object> {
+    if (!this.readiness.isReady) throw new ServiceUnavailableException('not ready');
+    const report = await this.dependencies.report();
+    if (report.database !== 'up') throw new ServiceUnavailableException('database unreachable');
+    return { status: 'ready', ...report };
+  }
+}

@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createFixturesApp } from './bootstrap';
+import type { FixturesEnv } from './config/fixtures.env';
+
+async function main(): Promise<void> {
+  const app = await createFixturesApp();
+  const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
+  const port = config.get('PORT', { infer: true });
+  await app.listen(port);
+  Logger.log(`fixtures-live listening on port ${port}`, 'Bootstrap');
+}
+
+main().catch((error: unknown) => {
+  Logger.error(error instanceof Error ? error.message : String(error), 'Bootstrap');
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard, AuthModule } from '@app/auth';
+import { ClockModule } from '@app/clock';
+import { envValidator } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { DependencyHealthModule } from '@app/health';
+import { MessagingModule } from '@app/messaging';
+import { OddsExceptionFilter } from './common/filters/odds-exception.filter';
+import { OddsEnv } from './config/odds.env';
+import { HealthModule } from './health/health.module';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(OddsEnv) }),
+    ClockModule,
+    DatabaseModule.forRoot({ applicationName: 'odds-passthrough' }),
+    MessagingModule.forRoot({ name: 'odds-passthrough' }),
+    DependencyHealthModule,
+    AuthModule.forRoot(),
+    HealthModule,
+  ],
+  providers: [
+    { provide: APP_GUARD, useExisting: ApiKeyGuard },
+    { provide: APP_FILTER, useClass: OddsExceptionFilter },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,40 @@
+// Unit tests sit beside the code (*.spec.ts); integration and e2e tests live
+// in test/ and run against the real PostgreSQL and NATS of the machine, in a
+// database created for this run only (test/support/global-setup.ts).
+'use strict';
+
+const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging'];
+const moduleNameMapper = Object.fromEntries(
+  aliases.flatMap((name) => [
+    [`^@app/${name}$`, `<rootDir>/libs/${name}/src`],
+    [`^@app/${name}/(.*)$`, `<rootDir>/libs/${name}/src/$1`],
+  ]),
+);
+
+const shared = {
+  rootDir: __dirname,
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  testEnvironment: 'node',
+  moduleNameMapper,
+};
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testRegex: '\\.spec\\.ts$',
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.e2e-spec\\.ts$',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 30000,
+    },
+  ],
+};

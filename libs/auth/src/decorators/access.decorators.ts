@@ -1,0 +1,40 @@
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { allOf, anyOf, type ScopeRule } from '../access-requirement';
+import type { Principal } from '../key-record';
+import type { Scope } from '../scopes';
+
+export const IS_PUBLIC = 'auth:public';
+export const SCOPE_RULES = 'auth:scope-rules';
+export const SPORTSBOOK = 'auth:sportsbook';
+
+/** Routes without a key: health, route lists. Everything else needs one. */
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
+
+function addScopeRule(rule: ScopeRule): MethodDecorator & ClassDecorator {
+  return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    const holder: object = descriptor ? (descriptor.value as object) : target;
+    const existing = (Reflect.getMetadata(SCOPE_RULES, holder) as ScopeRule[] | undefined) ?? [];
+    Reflect.defineMetadata(SCOPE_RULES, [...existing, rule], holder);
+  };
+}
+
+/** The key must hold every one of `scopes`. Stacks with other scope decorators. */
+export const RequiresScopes = (...scopes: Scope[]) => addScopeRule(allOf(...scopes));
+
+/** The key must hold at least one of `scopes`. Stacks with other scope decorators. */
+export const RequiresAnyScope = (...scopes: Scope[]) => addScopeRule(anyOf(...scopes));
+
+/** The key must hold a grant for the sportsbook `book` (odds routes). */
+export const RequiresSportsbook = (book: string): MethodDecorator & ClassDecorator =>
+  SetMetadata(SPORTSBOOK, book);
+
+export interface PrincipalHolder {
+  principal?: Principal;
+}
+
+/** The Principal the guard attached to the request. */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const request = context.switchToHttp().getRequest<PrincipalHolder>();
+  if (!request.principal) throw new Error('CurrentPrincipal used on a route without authentication');
+  return request.principal;
+});

@@ -1,0 +1,82 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Clock } from '@app/clock';
+import { NatsClient, Subjects } from '@app/messaging';
+import { hasApiKeyShape, hashApiKey } from './api-key';
+import { AuthError } from './auth-failure';
+import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { KeyDecisionCache } from './key-decision-cache';
+import { Principal } from './key-record';
+import { KeyStore } from './key-store';
+
+/**
+ * Answers "who is this key?" from a TTL-bounded cache, falling back to
+ * PostgreSQL. Every `auth.keys.changed` message, and every NATS reconnect
+ * (messages may have been missed), drops the cache, so the CLI's changes
+ * apply everywhere within a second, or within the TTL if the message is lost.
+ */
+@Injectable()
+export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(KeyRegistry.name);
+  private readonly cache: KeyDecisionCache;
+  private readonly inflight = new Map<string, Promise<Principal | null>>();
+  private readonly unsubscribers: Array<() => void> = [];
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly nats: NatsClient,
+    clock: Clock,
+    @Inject(AUTH_OPTIONS) options: AuthOptions,
+  ) {
+    this.cache = new KeyDecisionCache(options.cacheTtlMs, clock);
+  }
+
+  onModuleInit(): void {
+    this.unsubscribers.push(
+      this.nats.subscribe(Subjects.authKeysChanged, () => this.invalidate()),
+      this.nats.onReconnect(() => this.invalidate()),
+    );
+  }
+
+  onModuleDestroy(): void {
+    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+  }
+
+  invalidate(): void {
+    this.cache.invalidateAll();
+  }
+
+  /**
+   * The principal of `key`, or null when no such key exists. Throws an
+   * AuthError (backend_unavailable) when PostgreSQL cannot answer and the
+   * cache holds nothing fresh.
+   */
+  async lookup(key: string): Promise<Principal | null> {
+    if (!hasApiKeyShape(key)) return null;
+    const hash = hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached) return cached.principal;
+
+    const generation = this.cache.generation;
+    const flightKey = `${generation}:${hash}`;
+    const running = this.inflight.get(flightKey);
+    if (running) return running;
+    const load = this.load(hash, generation).finally(() => this.inflight.delete(flightKey));
+    this.inflight.set(flightKey, load);
+    return load;
+  }
+
+  private async load(hash: string, generation: number): Promise<Principal | null> {
+    let principal: Principal | null;
+    try {
+      const record = await this.store.findByHash(hash);
+      principal = record ? new Principal(record) : null;
+    } catch (error) {
+      this.logger.warn(
+        `Key lookup failed, answering "auth backend unavailable": ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw new AuthError({ kind: 'backend_unavailable' });
+    }
+    this.cache.set(hash, principal, generation);
+    return principal;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './backoff';
+export * from './clock';
+export * from './clock.module';

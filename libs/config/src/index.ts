@@ -1,0 +1,3 @@
+export * from './common.env';
+export * from './validate-env';
+export * from './cli-logger';

@@ -1,0 +1,4 @@
+export * from './data-source-options';
+export * from './database.module';
+export * from './migrations';
+export * from './open-data-source';

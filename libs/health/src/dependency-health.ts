@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { HealthCheckError, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { NatsClient, type NatsState } from '@app/messaging';
+
+export interface DependencyReport {
+  readonly database: 'up' | 'down';
+  readonly nats: NatsState;
+}
+
+const DATABASE_PING_TIMEOUT_MS = 1000;
+
+/** The state of PostgreSQL and NATS, for both apps' health endpoints. */
+@Injectable()
+export class DependencyHealth {
+  constructor(
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly nats: NatsClient,
+  ) {}
+
+  async report(): Promise<DependencyReport> {
+    return { database: (await this.databaseUp()) ? 'up' : 'down', nats: this.nats.state };
+  }
+
+  isHealthy(report: DependencyReport): boolean {
+    return report.database === 'up' && report.nats === 'connected';
+  }
+
+  private async databaseUp(): Promise<boolean> {
+    try {
+      await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
+      return true;
+    } catch (error) {
+      if (error instanceof HealthCheckError || error instanceof Error) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './dependency-health';
+export * from './dependency-health.module';
+export * from './readiness';

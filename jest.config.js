@@ -34,7 +34,7 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 30000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
     },
   ],
 };

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard, AuthModule } from '@app/auth';
@@ -12,20 +12,29 @@ import { FixturesExceptionFilter } from './common/filters/fixtures-exception.fil
 import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
 
-@Module({
-  imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(FixturesEnv) }),
-    ClockModule,
-    DatabaseModule.forRoot({ applicationName: 'fixtures-live' }),
-    MessagingModule.forRoot({ name: 'fixtures-live' }),
-    DependencyHealthModule,
-    AuthModule.forRoot(),
-    HealthModule,
-    CatalogModule,
-  ],
-  providers: [
-    { provide: APP_GUARD, useExisting: ApiKeyGuard },
-    { provide: APP_FILTER, useClass: FixturesExceptionFilter },
-  ],
-})
-export class AppModule {}
+/**
+ * Built by a function rather than at import time, so the environment is read
+ * when the application is created (tests set it per suite).
+ */
+@Module({})
+export class AppModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(FixturesEnv) }),
+        ClockModule,
+        DatabaseModule.forRoot({ applicationName: 'fixtures-live' }),
+        MessagingModule.forRoot({ name: 'fixtures-live' }),
+        DependencyHealthModule,
+        AuthModule.forRoot(),
+        HealthModule,
+        CatalogModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: FixturesExceptionFilter },
+      ],
+    };
+  }
+}

@@ -5,12 +5,15 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
 
-/** Builds the whole fixtures-live application; e2e tests use the same pipeline. */
-export async function createFixturesApp(): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: false });
+/** Everything main.ts does to the application besides listening; e2e tests apply it too. */
+export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   app.setGlobalPrefix(config.get('BASE_PATH', { infer: true }));
-  app.set('query parser', 'simple');
+  (app as NestExpressApplication).set('query parser', 'simple');
   app.enableShutdownHooks();
   return app;
+}
+
+export async function createFixturesApp(): Promise<INestApplication> {
+  return configureFixturesApp(await NestFactory.create(AppModule.forRoot()));
 }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard, AuthModule } from '@app/auth';
@@ -11,19 +11,28 @@ import { OddsExceptionFilter } from './common/filters/odds-exception.filter';
 import { OddsEnv } from './config/odds.env';
 import { HealthModule } from './health/health.module';
 
-@Module({
-  imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(OddsEnv) }),
-    ClockModule,
-    DatabaseModule.forRoot({ applicationName: 'odds-passthrough' }),
-    MessagingModule.forRoot({ name: 'odds-passthrough' }),
-    DependencyHealthModule,
-    AuthModule.forRoot(),
-    HealthModule,
-  ],
-  providers: [
-    { provide: APP_GUARD, useExisting: ApiKeyGuard },
-    { provide: APP_FILTER, useClass: OddsExceptionFilter },
-  ],
-})
-export class AppModule {}
+/**
+ * Built by a function rather than at import time, so the environment is read
+ * when the application is created (tests set it per suite).
+ */
+@Module({})
+export class AppModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(OddsEnv) }),
+        ClockModule,
+        DatabaseModule.forRoot({ applicationName: 'odds-passthrough' }),
+        MessagingModule.forRoot({ name: 'odds-passthrough' }),
+        DependencyHealthModule,
+        AuthModule.forRoot(),
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: OddsExceptionFilter },
+      ],
+    };
+  }
+}

@@ -3,10 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 
-/** Builds the whole odds-passthrough application; e2e tests use the same pipeline. */
-export async function createOddsApp(): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule);
-  app.set('query parser', 'simple');
+/** Everything main.ts does to the application besides listening; e2e tests apply it too. */
+export function configureOddsApp(app: INestApplication): INestApplication {
+  (app as NestExpressApplication).set('query parser', 'simple');
   app.enableShutdownHooks();
   return app;
+}
+
+export async function createOddsApp(): Promise<INestApplication> {
+  return configureOddsApp(await NestFactory.create(AppModule.forRoot()));
 }

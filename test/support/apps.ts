@@ -1,0 +1,59 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Clock, ManualClock } from '@app/clock';
+import { AppModule as FixturesAppModule } from '../../apps/fixtures-live/src/app.module';
+import { configureFixturesApp } from '../../apps/fixtures-live/src/bootstrap';
+import { AppModule as OddsAppModule } from '../../apps/odds-passthrough/src/app.module';
+import { configureOddsApp } from '../../apps/odds-passthrough/src/bootstrap';
+import { NATS_URL, runDatabaseUrl } from './test-env';
+
+export interface BootOptions {
+  /** Environment on top of this run's database and the machine's NATS. */
+  readonly env?: Record<string, string>;
+  /** Extra controllers mounted in the real application (probes for tests). */
+  readonly controllers?: Type[];
+  /** Replaces the system clock, so a test can move time. */
+  readonly clock?: ManualClock;
+}
+
+export interface BootedApp {
+  readonly app: INestApplication;
+  readonly clock: ManualClock;
+}
+
+/**
+ * Builds a real application (the production module and pipeline) with the
+ * given environment. The environment is restored afterwards, because the
+ * config module writes its defaults into process.env.
+ */
+async function boot(
+  module: { forRoot(): ReturnType<typeof FixturesAppModule.forRoot> },
+  configure: (app: INestApplication) => INestApplication,
+  options: BootOptions,
+): Promise<BootedApp> {
+  const saved = { ...process.env };
+  const clock = options.clock ?? new ManualClock(Date.now());
+  try {
+    Object.assign(process.env, { DATABASE_URL: runDatabaseUrl(), NATS_URL, ...options.env });
+    const moduleRef = await Test.createTestingModule({
+      imports: [module.forRoot()],
+      controllers: options.controllers ?? [],
+    })
+      .overrideProvider(Clock)
+      .useValue(clock)
+      .compile();
+    const app = configure(moduleRef.createNestApplication({ logger: ['error'] }));
+    await app.init();
+    return { app, clock };
+  } finally {
+    process.env = saved;
+  }
+}
+
+export function bootFixtures(options: BootOptions = {}): Promise<BootedApp> {
+  return boot(FixturesAppModule, configureFixturesApp, options);
+}
+
+export function bootOdds(options: BootOptions = {}): Promise<BootedApp> {
+  return boot(OddsAppModule, configureOddsApp, options);
+}

@@ -1,0 +1,2 @@
+// Integration tests start real processes and talk to real services.
+jest.setTimeout(30_000);

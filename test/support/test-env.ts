@@ -1,0 +1,16 @@
+/** Where the integration tests find the machine's real services. */
+export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export function databaseUrl(database: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** The database created for this run by global-setup. */
+export function runDatabaseUrl(): string {
+  const url = process.env.TEST_RUN_DATABASE_URL;
+  if (!url) throw new Error('TEST_RUN_DATABASE_URL is not set: run the integration tests through jest');
+  return url;
+}

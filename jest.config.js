@@ -14,7 +14,7 @@ const moduleNameMapper = Object.fromEntries(
 const shared = {
   rootDir: __dirname,
   moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   testEnvironment: 'node',
   moduleNameMapper,
 };

@@ -58,4 +58,23 @@ export class KeyDecisionCache {
     this.currentGeneration += 1;
     this.entries.clear();
   }
+
+  /**
+   * Drops what a change to one key or account can affect: that key's or
+   * account's entries, and every "unknown key" entry (the change may have
+   * issued it). Other keys stay cached, so a key change during a database
+   * outage does not turn every cached caller away.
+   */
+  invalidate(scope: { readonly keyId?: string; readonly accountId?: string }): void {
+    if (scope.keyId === undefined && scope.accountId === undefined) {
+      this.invalidateAll();
+      return;
+    }
+    this.currentGeneration += 1;
+    for (const [hash, { principal }] of this.entries) {
+      if (!principal || principal.keyId === scope.keyId || principal.accountId === scope.accountId) {
+        this.entries.delete(hash);
+      }
+    }
+  }
 }

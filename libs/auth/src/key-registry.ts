@@ -10,9 +10,10 @@ import { KeyStore } from './key-store';
 
 /**
  * Answers "who is this key?" from a TTL-bounded cache, falling back to
- * PostgreSQL. Every `auth.keys.changed` message, and every NATS reconnect
- * (messages may have been missed), drops the cache, so the CLI's changes
- * apply everywhere within a second, or within the TTL if the message is lost.
+ * PostgreSQL. An `auth.keys.changed` message drops the entries of the key or
+ * account it names, and a NATS reconnect (messages may have been missed)
+ * drops them all, so the CLI's changes apply everywhere within a second, or
+ * within the TTL if the message is lost.
  */
 @Injectable()
 export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
@@ -32,7 +33,9 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.unsubscribers.push(
-      this.nats.subscribe(Subjects.authKeysChanged, () => this.invalidate()),
+      this.nats.subscribe(Subjects.authKeysChanged, (event) =>
+        this.cache.invalidate({ keyId: event.keyId, accountId: event.accountId }),
+      ),
       this.nats.onReconnect(() => this.invalidate()),
     );
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HealthCheckError, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { NatsClient, type NatsState } from '@app/messaging';
 
 export interface DependencyReport {
@@ -26,12 +26,7 @@ export class DependencyHealth {
   }
 
   private async databaseUp(): Promise<boolean> {
-    try {
-      await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
-      return true;
-    } catch (error) {
-      if (error instanceof HealthCheckError || error instanceof Error) return false;
-      throw error;
-    }
+    const result = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
+    return result.database?.status === 'up';
   }
 }

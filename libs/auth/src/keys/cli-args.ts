@@ -49,7 +49,7 @@ const ALLOWED_OPTIONS: Record<(typeof COMMANDS)[number], readonly string[]> = {
 
 const REPEATABLE = new Set(['grant']);
 const BOOK_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 const INTEGER = /^\d+$/;
 
 type Options = Map<string, string[]>;
@@ -177,13 +177,21 @@ export function parseScopes(value: string): Scope[] {
 export function parseExpiry(value: string, allowClear: boolean): ExpiryChange {
   const trimmed = value.trim();
   if (allowClear && (trimmed === '' || trimmed.toLowerCase() === 'never')) return null;
-  const at = ISO_DATE_TIME.test(trimmed) ? new Date(trimmed) : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime())) {
+  const match = ISO_DATE_TIME.exec(trimmed);
+  const at = match ? new Date(trimmed) : new Date(Number.NaN);
+  // Date rolls impossible days over (February 30th becomes March 2nd); an operator's typo must not.
+  if (!match || Number.isNaN(at.getTime()) || !isCalendarDate(match)) {
     throw new CliError(
       `malformed --expires-at: expected an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00Z`,
     );
   }
   return at;
+}
+
+function isCalendarDate(match: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60;
 }
 
 export function parseGrants(values: readonly string[]): Record<string, number[]> {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
-import { bootFixtures, bootOdds } from '../support/apps';
+import { bootFixtures, bootOdds, http } from '../support/apps';
 import { issueTestKey, runKeys } from '../support/keys-cli';
 import { BookProbeController } from '../support/probes';
 import { TcpProxy, hostAndPort, withHostPort } from '../support/tcp-proxy';
@@ -29,16 +29,22 @@ describe('with NATS cut off', () => {
     await proxy?.cut();
   });
 
-  const sports = (key: string) => request(fixtures.getHttpServer()).get('/v1/sports').set('X-API-Key', key);
-  const health = async () => (await request(fixtures.getHttpServer()).get('/v1/health')).body as { status: string };
+  const sports = (key: string) => request(http(fixtures)).get('/v1/sports').set('X-API-Key', key);
+  const health = async () => (await request(http(fixtures)).get('/v1/health')).body as { status: string };
 
   it('refuses a disabled key once the cache TTL passes, and listens again after NATS returns', async () => {
-    await waitFor(async () => (await health()).status === 'ok', { timeoutMs: 10_000, what: 'NATS connection' });
+    await waitFor(async () => (await health()).status === 'ok', {
+      timeoutMs: 10_000,
+      what: 'NATS connection',
+    });
     const { key, keyId } = await issueTestKey({ scopes: 'fixtures' });
     await sports(key).expect(200);
 
     await proxy.cut();
-    await waitFor(async () => (await health()).status === 'degraded', { timeoutMs: 5000, what: 'degraded health' });
+    await waitFor(async () => (await health()).status === 'degraded', {
+      timeoutMs: 5000,
+      what: 'degraded health',
+    });
     expect(await health()).toMatchObject({ status: 'degraded', database: 'up', nats: 'reconnecting' });
 
     expect((await runKeys(['key:disable', '--id', keyId])).code).toBe(0);
@@ -50,7 +56,10 @@ describe('with NATS cut off', () => {
     await sports(key).expect(401);
 
     await proxy.restore();
-    await waitFor(async () => (await health()).status === 'ok', { timeoutMs: 10_000, what: 'NATS reconnect' });
+    await waitFor(async () => (await health()).status === 'ok', {
+      timeoutMs: 10_000,
+      what: 'NATS reconnect',
+    });
     await runKeys(['key:enable', '--id', keyId]);
     await waitFor(async () => (await sports(key)).status === 200, {
       timeoutMs: 1000,
@@ -70,7 +79,10 @@ describe('with PostgreSQL unreachable', () => {
     const database = hostAndPort(runDatabaseUrl(), 5432);
     proxy = new TcpProxy(database.host, database.port);
     await proxy.start();
-    const env = { DATABASE_URL: withHostPort(runDatabaseUrl(), proxy.port), AUTH_CACHE_TTL_MS: String(TTL_MS) };
+    const env = {
+      DATABASE_URL: withHostPort(runDatabaseUrl(), proxy.port),
+      AUTH_CACHE_TTL_MS: String(TTL_MS),
+    };
     ({ app: fixtures, clock: fixturesClock } = await bootFixtures({ env }));
     ({ app: odds, clock: oddsClock } = await bootOdds({ env, controllers: [BookProbeController] }));
   });
@@ -82,8 +94,8 @@ describe('with PostgreSQL unreachable', () => {
     await proxy?.cut();
   });
 
-  const sports = (key: string) => request(fixtures.getHttpServer()).get('/v1/sports').set('X-API-Key', key);
-  const probe = (key: string) => request(odds.getHttpServer()).get('/v1/book/probe').set('X-API-Key', key);
+  const sports = (key: string) => request(http(fixtures)).get('/v1/sports').set('X-API-Key', key);
+  const probe = (key: string) => request(http(odds)).get('/v1/book/probe').set('X-API-Key', key);
 
   it('answers 503 for keys it cannot look up, and serves cached ones until their TTL', async () => {
     const cached = await issueTestKey({ scopes: 'fixtures,odds', grants: ['book=1'] });
@@ -104,8 +116,8 @@ describe('with PostgreSQL unreachable', () => {
     expect(unknown.body).toEqual({ error: 'auth backend unavailable' });
     const fixturesRefused = await sports(uncached.key).expect(503);
     expect(fixturesRefused.body).toEqual({ detail: 'auth backend unavailable' });
-    await request(odds.getHttpServer()).get('/readyz').expect(503);
-    const degraded = await request(fixtures.getHttpServer()).get('/v1/health').expect(200);
+    await request(http(odds)).get('/readyz').expect(503);
+    const degraded = await request(http(fixtures)).get('/v1/health').expect(200);
     expect(degraded.body).toMatchObject({ status: 'degraded', database: 'down' });
 
     oddsClock.advance(TTL_MS);

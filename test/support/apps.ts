@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Clock, ManualClock } from '@app/clock';
@@ -56,4 +57,9 @@ export function bootFixtures(options: BootOptions = {}): Promise<BootedApp> {
 
 export function bootOdds(options: BootOptions = {}): Promise<BootedApp> {
   return boot(OddsAppModule, configureOddsApp, options);
+}
+
+/** The application's HTTP server, typed for supertest. */
+export function http(app: INestApplication): Server {
+  return app.getHttpServer() as Server;
 }

@@ -4,12 +4,17 @@
  */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
-  { timeoutMs, intervalMs = 20, what = 'condition' }: { timeoutMs: number; intervalMs?: number; what?: string },
+  {
+    timeoutMs,
+    intervalMs = 20,
+    what = 'condition',
+  }: { timeoutMs: number; intervalMs?: number; what?: string },
 ): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -49,7 +49,8 @@ const ALLOWED_OPTIONS: Record<(typeof COMMANDS)[number], readonly string[]> = {
 
 const REPEATABLE = new Set(['grant']);
 const BOOK_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 const INTEGER = /^\d+$/;
 
 type Options = Map<string, string[]>;
@@ -191,7 +192,9 @@ export function parseExpiry(value: string, allowClear: boolean): ExpiryChange {
 function isCalendarDate(match: RegExpExecArray): boolean {
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60;
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60
+  );
 }
 
 export function parseGrants(values: readonly string[]): Record<string, number[]> {

@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { buildDataSourceOptions, MIGRATIONS, openDataSource } from '@app/database';
+import { databaseUrl, PG_ADMIN_URL } from '../support/test-env';
+
+const run = promisify(execFile);
+
+describe('migrations', () => {
+  const name = `it_mig_${randomBytes(4).toString('hex')}`;
+  const url = databaseUrl(name);
+  let admin: Client;
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  });
+
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('leaves the schema alone when MIGRATIONS_RUN is off', async () => {
+    const dataSource = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: false }),
+    );
+    const [{ exists }] = await dataSource.query<Array<{ exists: boolean }>>(
+      `SELECT to_regclass('auth.api_keys') IS NOT NULL AS exists`,
+    );
+    await dataSource.destroy();
+    expect(exists).toBe(false);
+  });
+
+  it('applies each migration once when several processes start together', async () => {
+    const starts = Array.from({ length: 4 }, () =>
+      openDataSource(buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: true })),
+    );
+    const dataSources = await Promise.all(starts);
+    const rows = await dataSources[0].query<Array<{ name: string }>>(
+      'SELECT name FROM migrations ORDER BY id',
+    );
+    await Promise.all(dataSources.map((dataSource) => dataSource.destroy()));
+    expect(rows.map((row) => row.name)).toEqual(MIGRATIONS.map((migration) => migration.name));
+  });
+
+  it('`npm run migrate` reports nothing left to apply, on stdout as JSON', async () => {
+    const { stdout } = await run('npm', ['run', 'migrate'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, DATABASE_URL: url },
+    });
+    expect(JSON.parse(stdout)).toEqual({ applied: [] });
+  });
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { buildDataSourceOptions, MIGRATIONS, openDataSource } from '@app/database';
-import { databaseUrl, PG_ADMIN_URL } from '../support/test-env';
+import { childEnv, databaseUrl, PG_ADMIN_URL } from '../support/test-env';
 
 const run = promisify(execFile);
 
@@ -50,7 +50,7 @@ describe('migrations', () => {
   it('`npm run migrate` reports nothing left to apply, on stdout as JSON', async () => {
     const { stdout } = await run('npm', ['run', 'migrate'], {
       cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, DATABASE_URL: url },
+      env: childEnv({ DATABASE_URL: url }),
     });
     expect(JSON.parse(stdout)).toEqual({ applied: [] });
   });

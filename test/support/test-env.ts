@@ -14,3 +14,16 @@ export function runDatabaseUrl(): string {
   if (!url) throw new Error('TEST_RUN_DATABASE_URL is not set: run the integration tests through jest');
   return url;
 }
+
+/**
+ * The environment for an `npm run …` child: this process's, without the npm
+ * settings an outer `npm test --loglevel=…` passes down, so the child obeys
+ * the project's .npmrc as an operator's shell would.
+ */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of Object.keys(env)) {
+    if (name.toLowerCase() === 'npm_config_loglevel') delete env[name];
+  }
+  return env;
+}

@@ -1,0 +1,39 @@
+import { HttpException, HttpStatus, type LoggerService } from '@nestjs/common';
+import { type AuthFailure, AuthError } from './auth-failure';
+import { redactKeys } from './redact';
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly message: string;
+}
+
+/**
+ * What both apps' exception filters send, before each puts the message in
+ * its own field: auth outcomes in the app's wording, HTTP errors with any key
+ * redacted, anything else as a logged 500.
+ */
+export function toErrorResponse(
+  exception: unknown,
+  wordAuthFailure: (failure: AuthFailure) => string,
+  logger: LoggerService,
+): ErrorResponse {
+  if (exception instanceof AuthError) {
+    return { status: exception.status, message: wordAuthFailure(exception.failure) };
+  }
+  if (exception instanceof HttpException) {
+    return { status: exception.getStatus(), message: redactKeys(httpMessage(exception)) };
+  }
+  logger.error(
+    redactKeys(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)),
+  );
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'internal server error' };
+}
+
+function httpMessage(exception: HttpException): string {
+  const body = exception.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return exception.message;
+}

@@ -6,7 +6,7 @@ import { AppModule as FixturesAppModule } from '../../apps/fixtures-live/src/app
 import { configureFixturesApp } from '../../apps/fixtures-live/src/bootstrap';
 import { AppModule as OddsAppModule } from '../../apps/odds-passthrough/src/app.module';
 import { configureOddsApp } from '../../apps/odds-passthrough/src/bootstrap';
-import { NATS_URL, runDatabaseUrl } from './test-env';
+import { runServiceEnv } from './test-env';
 
 export interface BootOptions {
   /** Environment on top of this run's database and the machine's NATS. */
@@ -35,7 +35,7 @@ async function boot(
   const saved = { ...process.env };
   const clock = options.clock ?? new ManualClock(Date.now());
   try {
-    Object.assign(process.env, { DATABASE_URL: runDatabaseUrl(), NATS_URL, ...options.env });
+    Object.assign(process.env, { ...runServiceEnv(), ...options.env });
     const moduleRef = await Test.createTestingModule({
       imports: [module.forRoot()],
       controllers: options.controllers ?? [],

@@ -22,6 +22,8 @@ export default async function globalSetup(): Promise<void> {
   const url = databaseUrl(name);
   process.env.TEST_RUN_DATABASE_NAME = name;
   process.env.TEST_RUN_DATABASE_URL = url;
+  // The run's NATS subjects live under its own prefix: concurrent runs on one server never cross.
+  process.env.TEST_RUN_SUBJECT_PREFIX = name;
 
   const dataSource = await openDataSource(
     buildDataSourceOptions({ url, applicationName: 'test-setup', migrationsRun: true }),

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { childEnv, NATS_URL, runDatabaseUrl } from './test-env';
+import { childEnv, runServiceEnv } from './test-env';
 
 export interface CliResult {
   readonly code: number | null;
@@ -17,7 +17,7 @@ export function runKeys(args: readonly string[], env: Record<string, string> = {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', 'keys', '--', ...args], {
       cwd: ROOT,
-      env: childEnv({ DATABASE_URL: runDatabaseUrl(), NATS_URL, ...env }),
+      env: childEnv({ ...runServiceEnv(), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

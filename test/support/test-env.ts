@@ -15,6 +15,16 @@ export function runDatabaseUrl(): string {
   return url;
 }
 
+/** The NATS subject prefix of this run, so runs sharing the server stay apart. */
+export function runSubjectPrefix(): string {
+  return process.env.TEST_RUN_SUBJECT_PREFIX ?? '';
+}
+
+/** What every service process of this run needs to find PostgreSQL and NATS. */
+export function runServiceEnv(): Record<string, string> {
+  return { DATABASE_URL: runDatabaseUrl(), NATS_URL, NATS_SUBJECT_PREFIX: runSubjectPrefix() };
+}
+
 /**
  * The environment for an `npm run …` child: this process's, without the npm
  * settings an outer `npm test --loglevel=…` passes down, so the child obeys

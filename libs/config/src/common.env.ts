@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 
 export const ROLES = ['all', 'api', 'ingest'] as const;
 export type Role = (typeof ROLES)[number];
@@ -38,6 +38,11 @@ export class MessagingEnv extends DatabaseEnv {
   @IsString()
   @IsNotEmpty()
   NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  /** Optional namespace for every subject, so test runs sharing a server stay apart. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]*$/, { message: 'NATS_SUBJECT_PREFIX may hold only letters, digits, _ and -' })
+  NATS_SUBJECT_PREFIX: string = '';
 }
 
 export class ServiceEnv extends MessagingEnv {

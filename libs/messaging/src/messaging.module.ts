@@ -19,9 +19,12 @@ export class MessagingModule implements OnModuleInit {
         {
           provide: NATS_OPTIONS,
           inject: [ConfigService],
-          useFactory: (config: ConfigService<{ NATS_URL: string }, true>): NatsOptions => ({
+          useFactory: (
+            config: ConfigService<{ NATS_URL: string; NATS_SUBJECT_PREFIX: string }, true>,
+          ): NatsOptions => ({
             servers: parseNatsServers(config.get('NATS_URL', { infer: true })),
             name: options.name,
+            subjectPrefix: config.get('NATS_SUBJECT_PREFIX', { infer: true }),
           }),
         },
         NatsClient,

@@ -14,15 +14,23 @@ export interface NatsOptions {
   readonly backoff?: BackoffPolicy;
   /** How often the client pings; two unanswered pings mean a dead link. */
   readonly pingIntervalMs?: number;
+  /**
+   * Prepended (with a dot) to every subject, so deployments or test runs that
+   * share one NATS server never hear each other. Empty means none.
+   */
+  readonly subjectPrefix?: string;
 }
 
 export type NatsState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
 type Handler<S extends Subject> = (payload: SubjectPayloads[S]) => void;
 
+/** Receives the raw bytes and the subject (without the deployment prefix). */
+export type BytesHandler = (data: Uint8Array, subject: string) => void;
+
 interface Registration {
   readonly subject: string;
-  readonly onMessage: (data: Uint8Array) => void;
+  readonly onMessage: (data: Uint8Array, subject: string) => void;
   subscription?: Subscription;
   active: boolean;
 }
@@ -100,25 +108,29 @@ export class NatsClient implements OnApplicationShutdown {
    */
   publishBytes(subject: string, data: Uint8Array): boolean {
     if (!this.connection || this.current === 'closed') return false;
-    this.connection.publish(subject, data);
+    this.connection.publish(this.qualify(subject), data);
     return true;
   }
 
   subscribe<S extends Subject>(subject: S, handler: Handler<S>): () => void {
-    const registration: Registration = {
-      subject,
-      active: true,
-      onMessage: (data) => {
-        let payload: SubjectPayloads[S];
-        try {
-          payload = JSON.parse(this.decoder.decode(data)) as SubjectPayloads[S];
-        } catch {
-          this.logger.warn(`Ignored a malformed message on ${subject}`);
-          return;
-        }
-        handler(payload);
-      },
-    };
+    return this.subscribeBytes(subject, (data) => {
+      let payload: SubjectPayloads[S];
+      try {
+        payload = JSON.parse(this.decoder.decode(data)) as SubjectPayloads[S];
+      } catch {
+        this.logger.warn(`Ignored a malformed message on ${subject}`);
+        return;
+      }
+      handler(payload);
+    });
+  }
+
+  /**
+   * Subscribes to a subject or wildcard pattern and hands over the raw bytes,
+   * for streams that forward a payload without parsing it once per message.
+   */
+  subscribeBytes(subject: string, handler: BytesHandler): () => void {
+    const registration: Registration = { subject, active: true, onMessage: handler };
     this.registrations.add(registration);
     this.start();
     if (this.connection) this.attach(registration, this.connection);
@@ -226,15 +238,28 @@ export class NatsClient implements OnApplicationShutdown {
 
   private attach(registration: Registration, connection: NatsConnection): void {
     if (!registration.active) return;
-    registration.subscription = connection.subscribe(registration.subject, {
+    registration.subscription = connection.subscribe(this.qualify(registration.subject), {
       callback: (error, message) => {
         if (error) {
           this.logger.warn(`Subscription to ${registration.subject} failed: ${error.message}`);
           return;
         }
-        registration.onMessage(message.data);
+        try {
+          registration.onMessage(message.data, this.unqualify(message.subject));
+        } catch (handlerError) {
+          this.logger.error(`A handler of ${registration.subject} failed: ${describe(handlerError)}`);
+        }
       },
     });
+  }
+
+  private qualify(subject: string): string {
+    return this.options.subjectPrefix ? `${this.options.subjectPrefix}.${subject}` : subject;
+  }
+
+  private unqualify(subject: string): string {
+    const prefix = this.options.subjectPrefix;
+    return prefix && subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
   }
 }
 

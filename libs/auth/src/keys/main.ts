@@ -28,7 +28,11 @@ async function main(argv: readonly string[]): Promise<number> {
   ).catch((error: unknown) => {
     throw new CliError(`database unavailable: ${error instanceof Error ? error.message : String(error)}`);
   });
-  const nats = new NatsClient({ servers: parseNatsServers(env.NATS_URL), name: 'keys-cli' });
+  const nats = new NatsClient({
+    servers: parseNatsServers(env.NATS_URL),
+    name: 'keys-cli',
+    subjectPrefix: env.NATS_SUBJECT_PREFIX,
+  });
   try {
     const result = await executeKeysCommand(command, {
       admin: new KeyAdmin(dataSource),

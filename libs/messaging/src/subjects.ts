@@ -21,3 +21,20 @@ export type Subject = keyof SubjectPayloads;
 export const Subjects = {
   authKeysChanged: 'auth.keys.changed',
 } as const satisfies Record<string, Subject>;
+
+/**
+ * Dynamic subjects, published and subscribed as raw bytes (`publishBytes`,
+ * `subscribeBytes`): their payload is already the JSON a stream frame carries,
+ * so api replicas forward it without parsing it once per subscriber.
+ */
+export const DynamicSubjects = {
+  /** Payload: the public live snapshot of the match, `match_id` included. */
+  fixturesLive: (sportId: number, matchId: number): string => `fixtures.live.${sportId}.${matchId}`,
+  fixturesLiveAll: 'fixtures.live.>',
+  /** Payload: the `update` frame of the odds stream for that match. */
+  oddsMatch: (book: string, sportId: number, matchId: number): string =>
+    `odds.${book}.match.${sportId}.${matchId}`,
+  oddsMatchAll: (book: string): string => `odds.${book}.match.>`,
+  /** Payload: the ingest's feed health for that book. */
+  oddsHealth: (book: string): string => `odds.${book}.health`,
+} as const;

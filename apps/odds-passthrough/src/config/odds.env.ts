@@ -1,4 +1,4 @@
-import { IsInt, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
 import { IntegerEnv, ServiceEnv } from '@app/config';
 
 export class OddsEnv extends ServiceEnv {
@@ -23,4 +23,20 @@ export class OddsEnv extends ServiceEnv {
   @IsInt({ message: 'BOOK_HEARTBEAT_MS must be an integer' })
   @Min(100)
   BOOK_HEARTBEAT_MS: number = 5000;
+
+  /** Optional JSON list of books (see books.ts); empty means the single default book. */
+  @IsString()
+  BOOKS: string = '';
+
+  /** How often each sport's matchups (and the sports list) are re-listed in full. */
+  @IntegerEnv()
+  @IsInt({ message: 'BOOK_RELIST_MS must be an integer' })
+  @Min(1000)
+  BOOK_RELIST_MS: number = 5000;
+
+  /** Longest wait for one upstream response before it counts as a fault. */
+  @IntegerEnv()
+  @IsInt({ message: 'BOOK_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  BOOK_TIMEOUT_MS: number = 5000;
 }

@@ -28,5 +28,9 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    files: ['board/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: globals.browser },
+  },
   prettier,
 );

@@ -12,14 +12,21 @@ export interface KeysChangedEvent {
   readonly at: string;
 }
 
+/** An api replica met teams without a kit; the fixtures ingest resolves them in the background. */
+export interface KitsWantedEvent {
+  readonly teamIds: readonly string[];
+}
+
 export interface SubjectPayloads {
   'auth.keys.changed': KeysChangedEvent;
+  'fixtures.kits.wanted': KitsWantedEvent;
 }
 
 export type Subject = keyof SubjectPayloads;
 
 export const Subjects = {
   authKeysChanged: 'auth.keys.changed',
+  fixturesKitsWanted: 'fixtures.kits.wanted',
 } as const satisfies Record<string, Subject>;
 
 /**

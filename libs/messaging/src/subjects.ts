@@ -42,6 +42,8 @@ export const DynamicSubjects = {
   oddsMatch: (book: string, sportId: number, matchId: number): string =>
     `odds.${book}.match.${sportId}.${matchId}`,
   oddsMatchAll: (book: string): string => `odds.${book}.match.>`,
+  /** Payload: sports, leagues and match objects that changed in that book (odds-passthrough ADR 004). */
+  oddsCatalog: (book: string): string => `odds.${book}.catalog`,
   /** Payload: the ingest's feed health for that book. */
   oddsHealth: (book: string): string => `odds.${book}.health`,
 } as const;

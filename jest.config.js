@@ -3,7 +3,7 @@
 // database created for this run only (test/support/global-setup.ts).
 'use strict';
 
-const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging'];
+const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging', 'streaming'];
 const moduleNameMapper = Object.fromEntries(
   aliases.flatMap((name) => [
     [`^@app/${name}$`, `<rootDir>/libs/${name}/src`],

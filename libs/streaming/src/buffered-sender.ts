@@ -1,0 +1,79 @@
+import { type Conflate, type OutgoingFrame, OutgoingQueue } from './outgoing-queue';
+
+/** The part of a `ws` WebSocket the sender uses, so the policy can be tested without a network. */
+export interface FrameSink {
+  readonly bufferedAmount: number;
+  send(data: Buffer, options: { binary: boolean }, callback: (error?: Error) => void): void;
+}
+
+export interface BufferLimits {
+  /** Bytes the socket itself may hold unsent before frames wait in our own queue instead. */
+  readonly highWaterBytes: number;
+  /** Bytes our queue may hold after conflation; beyond it the client is too slow to keep. */
+  readonly maxQueuedBytes: number;
+}
+
+export const DEFAULT_BUFFER_LIMITS: BufferLimits = {
+  highWaterBytes: 1024 * 1024,
+  maxQueuedBytes: 4 * 1024 * 1024,
+};
+
+export type SendOutcome = 'sent' | 'queued' | 'overflow';
+
+/**
+ * Writes frames to one socket without letting a slow reader hold memory without
+ * bound: while the socket's own buffer is past the high-water mark, frames wait
+ * in a queue where frames of the same key conflate; when even the conflated
+ * queue is past its bound, the caller is told to drop the client.
+ */
+export class BufferedSender<M = unknown> {
+  private readonly queue: OutgoingQueue<M>;
+  private readonly afterWrite = (error?: Error): void => {
+    if (!error) this.pump();
+  };
+  private overflowed = false;
+
+  constructor(
+    private readonly sink: FrameSink,
+    private readonly limits: BufferLimits = DEFAULT_BUFFER_LIMITS,
+    conflate?: Conflate<M>,
+  ) {
+    this.queue = new OutgoingQueue<M>(conflate);
+  }
+
+  get queuedFrames(): number {
+    return this.queue.length;
+  }
+
+  get queuedBytes(): number {
+    return this.queue.bytes;
+  }
+
+  send(frame: OutgoingFrame<M>): SendOutcome {
+    if (this.overflowed) return 'overflow';
+    if (this.queue.length === 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
+      this.write(frame);
+      return 'sent';
+    }
+    this.queue.push(frame);
+    this.pump();
+    if (this.queue.bytes > this.limits.maxQueuedBytes) {
+      this.overflowed = true;
+      this.queue.clear();
+      return 'overflow';
+    }
+    return this.queue.length === 0 ? 'sent' : 'queued';
+  }
+
+  /** Moves waiting frames to the socket while it has room; runs after every completed write. */
+  pump(): void {
+    while (this.queue.length > 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
+      this.write(this.queue.shift() as OutgoingFrame<M>);
+    }
+  }
+
+  private write(frame: OutgoingFrame<M>): void {
+    // Text frames from a shared Buffer: ws frames it without copying the payload.
+    this.sink.send(frame.data, { binary: false }, this.afterWrite);
+  }
+}

@@ -1,0 +1,107 @@
+import type { RawData, WebSocket } from 'ws';
+import { type BufferLimits, BufferedSender } from './buffered-sender';
+import type { Conflate, OutgoingFrame } from './outgoing-queue';
+
+/** Close codes this library uses (RFC 6455 section 7.4.1 and the IANA registry). */
+export const CloseCode = {
+  GoingAway: 1001,
+  PolicyViolation: 1008,
+  TryAgainLater: 1013,
+} as const;
+
+/** Text frames share one Buffer per message, whatever the number of recipients. */
+export function encodeFrame(text: string): Buffer {
+  return Buffer.from(text, 'utf8');
+}
+
+/**
+ * One accepted client: who it is, a bounded writer in front of its socket and
+ * the bookkeeping for protocol pings. Gateways see only this, never the raw socket.
+ */
+export class StreamConnection<P = unknown, M = unknown> {
+  private readonly sender: BufferedSender<M>;
+  private readonly closeListeners: (() => void)[] = [];
+  private messageListener?: (text: string) => void;
+  /** Pings sent since the last pong. */
+  private unansweredPings = 0;
+
+  constructor(
+    readonly principal: P,
+    private readonly socket: WebSocket,
+    limits: BufferLimits,
+    conflate: Conflate<M> | undefined,
+    private readonly onOverflow: (connection: StreamConnection<P, M>) => void,
+  ) {
+    this.sender = new BufferedSender<M>(socket, limits, conflate);
+    socket.on('pong', () => (this.unansweredPings = 0));
+    // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
+    socket.on('message', (data) => this.messageListener?.(rawToText(data)));
+    socket.on('error', () => socket.terminate());
+    socket.once('close', () => {
+      for (const listener of this.closeListeners.splice(0)) listener();
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+
+  /** Sends (or queues) a frame; false once the client is gone or was dropped for being too slow. */
+  send(frame: OutgoingFrame<M>): boolean {
+    if (!this.isOpen) return false;
+    const outcome = this.sender.send(frame);
+    if (outcome !== 'overflow') return true;
+    this.onOverflow(this);
+    this.close(CloseCode.TryAgainLater, 'client too slow: outgoing buffer full');
+    return false;
+  }
+
+  sendText(text: string): boolean {
+    return this.send({ data: encodeFrame(text) });
+  }
+
+  onMessage(listener: (text: string) => void): void {
+    this.messageListener = listener;
+  }
+
+  onClose(listener: () => void): void {
+    if (this.socket.readyState === this.socket.CLOSED) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) {
+      this.socket.close(code, reason);
+    }
+  }
+
+  terminate(): void {
+    this.socket.terminate();
+  }
+
+  get closed(): boolean {
+    return this.socket.readyState === this.socket.CLOSED;
+  }
+
+  /**
+   * One liveness round: a peer that left two pings unanswered is cut off,
+   * otherwise it gets another ping. Returns false when the peer was dropped.
+   */
+  checkAlive(): boolean {
+    if (this.unansweredPings >= 2) {
+      this.socket.terminate();
+      return false;
+    }
+    if (this.isOpen) {
+      this.unansweredPings += 1;
+      this.socket.ping();
+    }
+    return true;
+  }
+}
+
+function rawToText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,202 @@
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { WebSocketServer } from 'ws';
+import { redactKeys } from '@app/auth';
+import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
+import type { Conflate } from './outgoing-queue';
+import { CloseCode, StreamConnection } from './stream-connection';
+
+export const STREAMING_OPTIONS = Symbol('STREAMING_OPTIONS');
+
+export interface StreamingOptions {
+  /** Protocol ping period; a peer that misses two pongs is closed. */
+  readonly pingIntervalMs?: number;
+  /** How long sockets get to finish the closing handshake at shutdown before they are cut. */
+  readonly shutdownGraceMs?: number;
+  /** Largest client frame accepted; bigger ones close the socket (1009). */
+  readonly maxClientFrameBytes?: number;
+}
+
+const DEFAULTS: Required<StreamingOptions> = {
+  pingIntervalMs: 30_000,
+  shutdownGraceMs: 2_000,
+  maxClientFrameBytes: 64 * 1024,
+};
+
+/** The HTTP answer to a handshake that may not be upgraded. */
+export interface HandshakeRejection {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** A WebSocket endpoint on the application's HTTP port. */
+export interface StreamEndpoint<P, M = unknown> {
+  /** Exact request path, for example `/v1/stream`. */
+  readonly path: string;
+  /** Runs before the upgrade; resolves the client's principal or throws. */
+  authenticate(request: IncomingMessage): Promise<P>;
+  /** Renders a failed authentication as the app's HTTP error. */
+  reject(error: unknown): HandshakeRejection;
+  /** Takes over an accepted client. */
+  accept(connection: StreamConnection<P, M>): void;
+  /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
+  readonly conflate?: Conflate<M>;
+  readonly limits?: BufferLimits;
+}
+
+/**
+ * Serves any number of WebSocket endpoints on the Nest HTTP server: one
+ * `upgrade` listener dispatches by path, the key is checked before the
+ * upgrade, pings find dead peers, and shutdown closes every socket with 1001
+ * so clients reconnect to another replica.
+ */
+@Injectable()
+export class StreamServer implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger(StreamServer.name);
+  private readonly options: Required<StreamingOptions>;
+  private readonly endpoints = new Map<string, StreamEndpoint<unknown, unknown>>();
+  private readonly connections = new Set<StreamConnection<unknown, unknown>>();
+  private readonly wss: WebSocketServer;
+  private server?: Server;
+  private pingTimer?: NodeJS.Timeout;
+  private stopping = false;
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    void this.handleUpgrade(request, socket, head);
+  };
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Optional() @Inject(STREAMING_OPTIONS) options?: StreamingOptions,
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: this.options.maxClientFrameBytes,
+    });
+  }
+
+  /** Adds an endpoint; the first one attaches the server to the HTTP port. */
+  register<P, M>(endpoint: StreamEndpoint<P, M>): void {
+    if (this.endpoints.has(endpoint.path))
+      throw new Error(`stream endpoint ${endpoint.path} registered twice`);
+    this.endpoints.set(endpoint.path, endpoint as unknown as StreamEndpoint<unknown, unknown>);
+    if (!this.server) this.attach();
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** One liveness round over every client (the ping timer calls this). */
+  sweep(): void {
+    for (const connection of this.connections) connection.checkAlive();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.server?.off('upgrade', this.onUpgrade);
+    const open = [...this.connections];
+    if (open.length === 0) return;
+    await new Promise<void>((resolve) => {
+      let remaining = open.length;
+      const timer = setTimeout(() => {
+        for (const connection of open) if (!connection.closed) connection.terminate();
+        resolve();
+      }, this.options.shutdownGraceMs);
+      timer.unref();
+      for (const connection of open) {
+        connection.onClose(() => {
+          remaining -= 1;
+          if (remaining === 0) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        connection.close(CloseCode.GoingAway, 'server shutting down');
+      }
+    });
+  }
+
+  onApplicationShutdown(): void {
+    for (const connection of this.connections) connection.terminate();
+    this.wss.close();
+  }
+
+  private attach(): void {
+    this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    this.server.on('upgrade', this.onUpgrade);
+    this.pingTimer = setInterval(() => this.sweep(), this.options.pingIntervalMs);
+    this.pingTimer.unref();
+  }
+
+  private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const endpoint = this.endpoints.get(pathOf(request.url));
+    if (!endpoint) {
+      // Another listener may own this path; answer only when nobody else will.
+      if (this.server && this.server.listenerCount('upgrade') > 1) return;
+      return refuse(socket, 404);
+    }
+    if (this.stopping) return refuse(socket, 503);
+    let principal: unknown;
+    try {
+      principal = await endpoint.authenticate(request);
+    } catch (error) {
+      const { status, body } = endpoint.reject(error);
+      return refuse(socket, status, body);
+    }
+    if (this.stopping) return refuse(socket, 503);
+    if (socket.destroyed) return;
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      const connection = new StreamConnection(
+        principal,
+        ws,
+        endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
+        endpoint.conflate,
+        () => this.logger.warn(`Closed a slow ${endpoint.path} client (1013): its outgoing buffer was full`),
+      );
+      this.connections.add(connection);
+      connection.onClose(() => this.connections.delete(connection));
+      try {
+        endpoint.accept(connection);
+      } catch (error) {
+        this.logger.error(`Accepting a ${endpoint.path} client failed: ${describe(error)}`);
+        connection.close(1011, 'internal error');
+      }
+    });
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '';
+  const queryStart = url.indexOf('?');
+  return queryStart < 0 ? url : url.slice(0, queryStart);
+}
+
+function refuse(socket: Duplex, status: number, body?: unknown): void {
+  if (socket.destroyed) return;
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      payload,
+  );
+}
+
+function describe(error: unknown): string {
+  return redactKeys(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,77 @@
+import type { UpstreamMarket, UpstreamMatchup } from '../../ingest/upstream';
+import { americanToDecimal } from './decimal-odds';
+import { marketKeyOf } from './market-key';
+import { betName, marketName, type PeriodLabels } from './market-naming';
+
+/** One outcome of a resolved market, without the market-wide fields. */
+export interface ResolvedOutcome {
+  readonly bet_name: string;
+  readonly line?: number;
+  readonly price: number;
+  readonly decimal: number;
+}
+
+/** Everything a client can see of a market except its version and time-dependent status. */
+export interface ResolvedMarket {
+  readonly marketKey: string;
+  readonly name: string;
+  readonly period: number;
+  /** Whether the book has it open (market status, else its period's); a cutoff may still lock it. */
+  readonly open: boolean;
+  readonly cutoffAt: string;
+  readonly cutoffMs: number;
+  readonly limit: number;
+  readonly outcomes: readonly ResolvedOutcome[];
+}
+
+/**
+ * Flattens one book market against its matchup. A market without a status of its own
+ * takes its period's; when the matchup lists no such period either it counts as not
+ * open, since nothing says betting is allowed. A missing `maxRiskStake` gives limit 0.
+ */
+export function resolveMarket(
+  matchup: UpstreamMatchup,
+  market: UpstreamMarket,
+  labels: PeriodLabels | undefined,
+): ResolvedMarket {
+  const period = matchup.periods.find((p) => p.number === market.period);
+  const status = market.status ?? period?.status;
+  const cutoffAt = market.cutoff_at ?? period?.cutoff_at ?? matchup.start_time;
+  const limit = market.limits.find((l) => l.type === 'maxRiskStake')?.amount ?? 0;
+  const withLine = market.type !== 'moneyline';
+  return {
+    marketKey: marketKeyOf(market),
+    name: marketName(matchup, market, labels),
+    period: market.period,
+    open: status === 'open',
+    cutoffAt,
+    cutoffMs: Date.parse(cutoffAt),
+    limit,
+    outcomes: market.prices.map((p) => ({
+      bet_name: betName(matchup, market, p),
+      ...(withLine && p.points !== undefined ? { line: p.points } : {}),
+      price: p.price,
+      decimal: americanToDecimal(p.price),
+    })),
+  };
+}
+
+/** True when a client would see no difference between the two (version and status aside). */
+export function sameResolved(a: ResolvedMarket, b: ResolvedMarket): boolean {
+  if (
+    a.marketKey !== b.marketKey ||
+    a.name !== b.name ||
+    a.period !== b.period ||
+    a.cutoffAt !== b.cutoffAt ||
+    a.limit !== b.limit ||
+    a.outcomes.length !== b.outcomes.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.outcomes.length; i++) {
+    const x = a.outcomes[i];
+    const y = b.outcomes[i];
+    if (x.bet_name !== y.bet_name || x.line !== y.line || x.price !== y.price) return false;
+  }
+  return true;
+}

@@ -1,0 +1,2 @@
+export * from './sportsbook.types';
+export * from './sportsbook.parser';

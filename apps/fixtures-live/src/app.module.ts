@@ -11,6 +11,9 @@ import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
 import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
+import { LiveModule } from './live/live.module';
+import { ResultsModule } from './results/results.module';
+import { TeamsModule } from './teams/teams.module';
 
 /**
  * Built by a function rather than at import time, so the environment is read
@@ -30,6 +33,9 @@ export class AppModule {
         AuthModule.forRoot(),
         HealthModule,
         CatalogModule,
+        LiveModule,
+        ResultsModule,
+        TeamsModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

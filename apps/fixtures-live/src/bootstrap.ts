@@ -4,12 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
+import { setupOpenApi } from './openapi';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
 export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
-  app.setGlobalPrefix(config.get('BASE_PATH', { infer: true }));
+  const basePath = config.get('BASE_PATH', { infer: true });
+  app.setGlobalPrefix(basePath);
   (app as NestExpressApplication).set('query parser', 'simple');
+  setupOpenApi(app, basePath);
   app.enableShutdownHooks();
   return app;
 }

@@ -1,12 +1,19 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { LeagueEntity } from './league.entity';
+import { LeaguesController } from './leagues.controller';
+import { LeaguesService } from './leagues.service';
+import { MatchEntity } from './match.entity';
+import { MatchesController } from './matches.controller';
+import { MatchesService } from './matches.service';
 import { SportEntity } from './sport.entity';
 import { SportsController } from './sports.controller';
 import { SportsService } from './sports.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SportEntity])],
-  controllers: [SportsController],
-  providers: [SportsService],
+  imports: [TypeOrmModule.forFeature([SportEntity, LeagueEntity, MatchEntity])],
+  controllers: [SportsController, LeaguesController, MatchesController],
+  providers: [SportsService, LeaguesService, MatchesService],
+  exports: [LeaguesService, MatchesService],
 })
 export class CatalogModule {}

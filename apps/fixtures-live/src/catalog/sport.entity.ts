@@ -10,6 +10,10 @@ export class SportEntity {
   @Column('text', { name: 'provider_key' })
   providerKey!: string;
 
+  /** The provider's id for the sport; null for a sport entered before the catalog was read. */
+  @Column('text', { name: 'provider_id', nullable: true })
+  providerId!: string | null;
+
   @Column('text')
   name!: string;
 

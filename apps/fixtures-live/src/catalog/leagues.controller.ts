@@ -1,0 +1,42 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
+import { pageEnvelope, resolvePage } from '../common/pagination';
+import { PAGE_QUERY_DOCS } from '../common/query/page-query.docs';
+import { pageQuery, queryId, type RawQuery } from '../common/query/query-params';
+import { LeaguePageDto } from './league.dto';
+import { LeaguesService } from './leagues.service';
+
+@ApiTags('catalog')
+@ApiSecurity('api-key')
+@Controller('leagues')
+@RequiresScopes('fixtures')
+export class LeaguesController {
+  constructor(private readonly leagues: LeaguesService) {}
+
+  @Get()
+  @ApiOperation({ summary: "A sport's leagues, by id" })
+  @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
+  @PAGE_QUERY_DOCS
+  @ApiOkResponse({ type: LeaguePageDto })
+  list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<LeaguePageDto> {
+    return this.answer(query, principal, false);
+  }
+
+  @Get('active')
+  @ApiOperation({ summary: 'Leagues with at least one NOT_STARTED, STARTED or CLOSE_OF_PLAY match, by id' })
+  @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
+  @PAGE_QUERY_DOCS
+  @ApiOkResponse({ type: LeaguePageDto })
+  active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<LeaguePageDto> {
+    return this.answer(query, principal, true);
+  }
+
+  private async answer(query: RawQuery, principal: Principal, activeOnly: boolean): Promise<LeaguePageDto> {
+    const sportId = queryId(query, 'sport');
+    const page = resolvePage(pageQuery(query));
+    if (sportId === null || !principal.canSeeFixturesSport(sportId))
+      return pageEnvelope([], 0, page.limit, page.offset);
+    return this.leagues.page(sportId, activeOnly, page);
+  }
+}

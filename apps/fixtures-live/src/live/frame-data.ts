@@ -1,0 +1,8 @@
+/**
+ * The JSON of a stream frame's `data`: the stored snapshot text with
+ * `match_id` first. Built by splicing text so the snapshot is serialised once
+ * by the ingest and never again.
+ */
+export function frameData(matchId: number, snapshotJson: string): string {
+  return `{"match_id":${matchId},${snapshotJson.slice(1)}`;
+}

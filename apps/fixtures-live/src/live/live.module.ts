@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '../catalog/catalog.module';
+import { DbLiveMatchDirectory } from './db-live-match-directory';
+import { LiveMatchDirectory } from './live-match-directory';
+import { LiveSnapshotEntity } from './live-snapshot.entity';
+import { LiveController } from './live.controller';
+import { LiveSnapshotsService } from './live-snapshots.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([LiveSnapshotEntity]), CatalogModule],
+  controllers: [LiveController],
+  providers: [LiveSnapshotsService, { provide: LiveMatchDirectory, useClass: DbLiveMatchDirectory }],
+  exports: [LiveMatchDirectory, LiveSnapshotsService],
+})
+export class LiveModule {}

@@ -1,0 +1,39 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+/**
+ * Serves the OpenAPI description generated from the controllers at
+ * `{basePath}/docs` (interactive) and `{basePath}/docs-json` (the document).
+ */
+export function setupOpenApi(app: INestApplication, basePath: string): void {
+  const config = new DocumentBuilder()
+    .setTitle('Fixtures and live scores')
+    .setDescription(
+      [
+        'Catalog (sports, leagues, matches, teams), live snapshots and frozen results, limited to the sports',
+        "enabled for the caller's account: anything outside that allowlist behaves as if it did not exist",
+        '(empty list or 404, never 403).',
+        '',
+        'Send the key in the `X-API-Key` header (or the `key` query parameter; the header wins). Scopes:',
+        '`fixtures` for the catalog (except /sports, which any valid key may read), `live_scores` or',
+        '`live_scores_statistics` for /matches/{match_id}/live, `final_scores` for /matches/{match_id}/result.',
+        '',
+        'Errors are JSON `{"detail": "..."}`: 401 missing or inactive key, 403 missing scope, 404 not found or',
+        'no data yet, 422 a missing or unparsable parameter (the detail names it).',
+        '',
+        'Lists are paged with `limit` (default 100, at most 200; larger values are clamped) and `offset`',
+        '(default 0); keep adding `limit` to `offset` while `has_more` is true. Orders are stable: leagues by',
+        'id, matches by start time then id, teams by name then id. Timestamps are UTC, `YYYY-MM-DDTHH:MM:SSZ`.',
+        '',
+        'Soccer snapshots may carry optional extras, omitted when unknown: `xg` ({home, away} expected goals),',
+        '`pressure` (per-minute momentum in [-1, 1], positive for home) and `form` ({home, away} recent results).',
+        '',
+        'Live updates are pushed on the WebSocket stream at `/v1/stream` (see its own description).',
+      ].join('\n'),
+    )
+    .setVersion('1')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup(`${basePath}/docs`, app, document, { jsonDocumentUrl: `${basePath}/docs-json` });
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
+import { LeaguesService } from '../catalog/leagues.service';
+import { pageEnvelope, resolvePage } from '../common/pagination';
+import { PAGE_QUERY_DOCS } from '../common/query/page-query.docs';
+import { pageQuery, queryId, type RawQuery } from '../common/query/query-params';
+import { TeamPageDto } from './team.dto';
+import { TeamsService } from './teams.service';
+
+@ApiTags('catalog')
+@ApiSecurity('api-key')
+@Controller('teams')
+@RequiresScopes('fixtures')
+export class TeamsController {
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly leagues: LeaguesService,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "A league's teams by name, then id",
+    description:
+      'A league outside the allowlist gives an empty page. `silk_url` is empty until the kit is resolved in ' +
+      'the background; a later request shows it.',
+  })
+  @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
+  @PAGE_QUERY_DOCS
+  @ApiOkResponse({ type: TeamPageDto })
+  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<TeamPageDto> {
+    const leagueId = queryId(query, 'league');
+    const page = resolvePage(pageQuery(query));
+    const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);
+    if (leagueId === null || sportId === null || !principal.canSeeFixturesSport(sportId)) {
+      return pageEnvelope([], 0, page.limit, page.offset);
+    }
+    return this.teams.page(leagueId, page);
+  }
+}

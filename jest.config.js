@@ -3,7 +3,7 @@
 // database created for this run only (test/support/global-setup.ts).
 'use strict';
 
-const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging', 'streaming'];
+const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging', 'observability', 'streaming'];
 const moduleNameMapper = Object.fromEntries(
   aliases.flatMap((name) => [
     [`^@app/${name}$`, `<rootDir>/libs/${name}/src`],
@@ -35,6 +35,13 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
+    },
+    {
+      // Checks of the Docker, Kubernetes and AsyncAPI files: no database, so no global setup.
+      ...shared,
+      displayName: 'deploy',
+      roots: ['<rootDir>/test/deploy'],
+      testRegex: '\\.spec\\.ts$',
     },
   ],
 };

@@ -19,6 +19,8 @@ import { KeyStore } from './key-store';
 export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(KeyRegistry.name);
   private readonly cache: KeyDecisionCache;
+  /** Cache outcomes since start, read by the metrics endpoint. */
+  readonly stats = { hits: 0, misses: 0 };
   private readonly inflight = new Map<string, Promise<Principal | null>>();
   private readonly unsubscribers: Array<() => void> = [];
 
@@ -57,7 +59,11 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
     if (!hasApiKeyShape(key)) return null;
     const hash = hashApiKey(key);
     const cached = this.cache.get(hash);
-    if (cached) return cached.principal;
+    if (cached) {
+      this.stats.hits += 1;
+      return cached.principal;
+    }
+    this.stats.misses += 1;
 
     const generation = this.cache.generation;
     const flightKey = `${generation}:${hash}`;

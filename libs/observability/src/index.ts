@@ -1,0 +1,5 @@
+export * from './http-metrics.middleware';
+export * from './logging.module';
+export * from './metrics';
+export * from './metrics.controller';
+export * from './observability.module';

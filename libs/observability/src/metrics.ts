@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface LabelledValue {
+  readonly labels: Record<string, string>;
+  readonly value: number;
+}
+
+/**
+ * The process's Prometheus registry. Components keep plain counters of their
+ * own; they are read here at scrape time through `observe`, so no domain code
+ * depends on prom-client. Label values must come from small fixed sets
+ * (routes, states, book names), never from keys, ids or user input.
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by method, matched route and status code',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+  }
+
+  /** A gauge whose value is read from `read` at every scrape. */
+  observe(
+    name: string,
+    help: string,
+    read: () => number | readonly LabelledValue[],
+    labelNames: readonly string[] = [],
+  ): void {
+    if (this.registry.getSingleMetric(name)) return;
+    new Gauge({
+      name,
+      help,
+      labelNames: [...labelNames],
+      registers: [this.registry],
+      collect() {
+        const value = read();
+        this.reset();
+        if (typeof value === 'number') this.set(value);
+        else for (const entry of value) this.set(entry.labels, entry.value);
+      },
+    });
+  }
+
+  /**
+   * A counter read from a monotonically growing number kept by a component;
+   * prom-client counters cannot be set, so the difference is added at scrape.
+   */
+  observeCounter(name: string, help: string, read: () => number): void {
+    if (this.registry.getSingleMetric(name)) return;
+    let reported = 0;
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const current = read();
+        if (current > reported) this.inc(current - reported);
+        reported = Math.max(reported, current);
+      },
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -13,6 +13,7 @@ import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { ResultsModule } from './results/results.module';
+import { StreamModule } from './stream/stream.module';
 import { TeamsModule } from './teams/teams.module';
 
 /**
@@ -35,6 +36,7 @@ export class AppModule {
         CatalogModule,
         LiveModule,
         ResultsModule,
+        StreamModule,
         TeamsModule,
       ],
       providers: [

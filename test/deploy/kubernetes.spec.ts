@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import {
   FIXTURES_BASE_PATH,
   KNOWN_ENV,
+  METRICS_ROUTES,
   PROGRAMS,
   ROOT,
   SERVICES,
@@ -317,9 +318,10 @@ describe.each(Object.keys(RENDERINGS))('kustomize rendering %s', (rendering) => 
         { path: facts.readiness, port: 'http' },
       ]);
       const annotations = podTemplate(deployment)!.metadata?.annotations ?? {};
+      expect(METRICS_ROUTES).toHaveLength(1);
       expect(annotations).toMatchObject({
         'prometheus.io/port': String(facts.port),
-        'prometheus.io/path': '/metrics',
+        'prometheus.io/path': METRICS_ROUTES[0],
       });
     }
   });

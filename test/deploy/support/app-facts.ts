@@ -7,6 +7,7 @@ import { FixturesEnv } from '../../../apps/fixtures-live/src/config/fixtures.env
 import { HealthController as FixturesHealthController } from '../../../apps/fixtures-live/src/health/health.controller';
 import { OddsEnv } from '../../../apps/odds-passthrough/src/config/odds.env';
 import { HealthController as OddsHealthController } from '../../../apps/odds-passthrough/src/health/health.controller';
+import { MetricsController } from '../../../libs/observability/src/metrics.controller';
 
 /**
  * What the deployment files must agree with, read from the applications
@@ -67,6 +68,9 @@ export const SERVICES: readonly ServiceFacts[] = [
 ];
 
 export const FIXTURES_BASE_PATH = fixturesEnv.BASE_PATH;
+
+/** The Prometheus route, served by both services outside any prefix. */
+export const METRICS_ROUTES = getRoutes(MetricsController, '');
 
 export function service(name: string): ServiceFacts {
   const found = SERVICES.find((candidate) => candidate.name === name);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ModuleRef } from '@nestjs/core';
-import { allOf, type AuthFailure, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
+import { allOf, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
 import { DynamicSubjects, NatsClient } from '@app/messaging';
 import { type HandshakeRejection, type StreamConnection, StreamServer } from '@app/streaming';
 import { fixturesAuthDetail } from '../common/auth-messages';
@@ -67,11 +67,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
   }
 
   private reject(error: unknown): HandshakeRejection {
-    const { status, message } = toErrorResponse(
-      error,
-      (failure: AuthFailure) => fixturesAuthDetail(failure),
-      this.logger,
-    );
+    const { status, message } = toErrorResponse(error, fixturesAuthDetail, this.logger);
     return { status, body: { detail: message } };
   }
 }

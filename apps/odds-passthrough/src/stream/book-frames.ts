@@ -1,0 +1,105 @@
+import { encodeFrame, type OutgoingFrame } from '@app/streaming';
+import type { MatchOdds } from '../book/book-view';
+import type { Selection } from '../book/domain/selection';
+
+/** The body of an `update` frame, kept beside its bytes so a slow client's updates can be merged. */
+export interface MatchUpdate {
+  readonly match_id: number;
+  readonly sport_id: number;
+  readonly ts: number;
+  readonly selections: readonly Selection[];
+  readonly removed_market_keys: readonly string[];
+}
+
+export type BookFrameMeta =
+  | { readonly kind: 'snapshot'; readonly odds: MatchOdds }
+  | { readonly kind: 'update'; readonly update: MatchUpdate };
+
+export type BookFrame = OutgoingFrame<BookFrameMeta>;
+
+export function matchKey(matchId: number): string {
+  return `match:${matchId}`;
+}
+
+export const HEARTBEAT_KEY = 'heartbeat';
+
+export function snapshotFrame(odds: MatchOdds): BookFrame {
+  return {
+    data: encodeFrame(JSON.stringify({ type: 'snapshot', ...odds })),
+    key: matchKey(odds.match_id),
+    meta: { kind: 'snapshot', odds },
+  };
+}
+
+/** Wraps the update frame the book view serialised once, for every subscriber of the match. */
+export function updateFrame(update: MatchUpdate, serialized: string): BookFrame {
+  return { data: encodeFrame(serialized), key: matchKey(update.match_id), meta: { kind: 'update', update } };
+}
+
+export function heartbeatFrame(ts: number, feedHealthy: boolean): BookFrame {
+  return {
+    data: encodeFrame(JSON.stringify({ type: 'heartbeat', ts, feed_healthy: feedHealthy })),
+    key: HEARTBEAT_KEY,
+  };
+}
+
+export function errorFrameText(error: string): string {
+  return JSON.stringify({ type: 'error', error });
+}
+
+/**
+ * Merges a newer frame of a match into one still waiting for a slow client,
+ * market by market: the latest version of each market_key wins, removals are
+ * united (a market re-listed after its removal counts as present), and a
+ * waiting snapshot stays a snapshot.
+ */
+export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFrame {
+  const before = pending.meta;
+  const after = next.meta;
+  if (!before || after?.kind !== 'update') return next;
+  if (before.kind === 'snapshot') {
+    const selections = mergeMarkets(
+      before.odds.selections,
+      after.update.selections,
+      after.update.removed_market_keys,
+    );
+    return snapshotFrame({ ...before.odds, ts: Math.max(before.odds.ts, after.update.ts), selections });
+  }
+  const selections = mergeMarkets(
+    before.update.selections,
+    after.update.selections,
+    after.update.removed_market_keys,
+  );
+  const present = new Set(selections.map((selection) => selection.market_key));
+  const removed = [
+    ...new Set([...before.update.removed_market_keys, ...after.update.removed_market_keys]),
+  ].filter((key) => !present.has(key));
+  const update: MatchUpdate = {
+    match_id: after.update.match_id,
+    sport_id: after.update.sport_id,
+    ts: Math.max(before.update.ts, after.update.ts),
+    selections,
+    removed_market_keys: removed,
+  };
+  return updateFrame(update, JSON.stringify({ type: 'update', ...update }));
+}
+
+/** `held` with the markets of `incoming` replaced where newer and the `removed` markets dropped. */
+function mergeMarkets(
+  held: readonly Selection[],
+  incoming: readonly Selection[],
+  removed: readonly string[],
+): Selection[] {
+  const heldVersion = new Map<string, number>();
+  for (const selection of held) heldVersion.set(selection.market_key, selection.version);
+  const replacing = new Set<string>();
+  for (const selection of incoming) {
+    const version = heldVersion.get(selection.market_key);
+    if (version === undefined || selection.version > version) replacing.add(selection.market_key);
+  }
+  const dropped = new Set(removed);
+  const kept = held.filter(
+    (selection) => !replacing.has(selection.market_key) && !dropped.has(selection.market_key),
+  );
+  return [...kept, ...incoming.filter((selection) => replacing.has(selection.market_key))];
+}

@@ -105,11 +105,16 @@ describe('catalog parsers', () => {
     ]);
   });
 
-  it('takes a null or absent live_id and format as null', () => {
-    const [withNulls, withoutFields] = value(
-      parseMatches([rawMatch({ live_id: null }), rawMatch({ live_id: undefined, format: undefined })]),
+  it('takes a null, empty or absent live_id and format as null', () => {
+    const [withNulls, withoutFields, emptyLiveId] = value(
+      parseMatches([
+        rawMatch({ live_id: null }),
+        rawMatch({ live_id: undefined, format: undefined }),
+        rawMatch({ live_id: '' }),
+      ]),
     );
     expect(withNulls.live_id).toBeNull();
+    expect(emptyLiveId.live_id).toBeNull();
     expect(withoutFields.live_id).toBeNull();
     expect(withoutFields.format).toBeNull();
   });

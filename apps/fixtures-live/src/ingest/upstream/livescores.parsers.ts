@@ -112,7 +112,8 @@ function match(v: unknown, p: string): UpstreamMatch {
   return {
     id: id(o.id, `${p}.id`),
     stat_id: id(o.stat_id, `${p}.stat_id`),
-    live_id: optional(o.live_id, `${p}.live_id`, id) ?? null,
+    // live_id is a reference we only pass on, so an empty one is no reason to drop the whole list.
+    live_id: o.live_id === '' ? null : (optional(o.live_id, `${p}.live_id`, id) ?? null),
     home_team_id: id(o.home_team_id, `${p}.home_team_id`),
     away_team_id: id(o.away_team_id, `${p}.away_team_id`),
     start_time: timestamp(o.start_time, `${p}.start_time`),

@@ -1,0 +1,85 @@
+import type { Selection } from '../book/domain/selection';
+import {
+  conflateBookFrames,
+  heartbeatFrame,
+  type MatchUpdate,
+  snapshotFrame,
+  updateFrame,
+} from './book-frames';
+
+function selection(market: string, version: number, bet = 'Home'): Selection {
+  return {
+    market_key: market,
+    market_name: market,
+    period: 0,
+    bet_name: bet,
+    price: 100 + version,
+    decimal: 2,
+    status: 'unlocked',
+    version,
+    cutoff_at: '2030-01-01T00:00:00Z',
+    limit: 500,
+  };
+}
+
+function update(ts: number, selections: Selection[], removed: string[] = []) {
+  const body: MatchUpdate = { match_id: 7, sport_id: 29, ts, selections, removed_market_keys: removed };
+  return updateFrame(body, JSON.stringify({ type: 'update', ...body }));
+}
+
+const parse = (frame: { data: Buffer }) => JSON.parse(frame.data.toString()) as Record<string, unknown>;
+
+describe('conflateBookFrames', () => {
+  it('merges updates per market_key: latest version wins, removals united', () => {
+    const merged = conflateBookFrames(
+      update(1, [selection('a', 1), selection('a', 1, 'Away'), selection('b', 1)], ['x']),
+      update(2, [selection('a', 2), selection('a', 2, 'Away'), selection('c', 1)], ['y']),
+    );
+    expect(parse(merged)).toEqual({
+      type: 'update',
+      match_id: 7,
+      sport_id: 29,
+      ts: 2,
+      selections: [selection('b', 1), selection('a', 2), selection('a', 2, 'Away'), selection('c', 1)],
+      removed_market_keys: ['x', 'y'],
+    });
+    expect(merged.key).toBe('match:7');
+  });
+
+  it('drops a market removed by the newer update and keeps one re-listed after removal', () => {
+    const merged = parse(
+      conflateBookFrames(update(1, [selection('a', 1)], ['b']), update(2, [selection('b', 5)], ['a'])),
+    );
+    expect(merged.selections).toEqual([selection('b', 5)]);
+    expect(merged.removed_market_keys).toEqual(['a']);
+  });
+
+  it('never lets an older version replace a newer one', () => {
+    const merged = parse(conflateBookFrames(update(2, [selection('a', 3)]), update(3, [selection('a', 2)])));
+    expect(merged.selections).toEqual([selection('a', 3)]);
+  });
+
+  it('folds updates into a waiting snapshot, which stays a snapshot', () => {
+    const snapshot = snapshotFrame({
+      match_id: 7,
+      sport_id: 29,
+      ts: 1,
+      selections: [selection('a', 1), selection('b', 1)],
+    });
+    const merged = conflateBookFrames(snapshot, update(4, [selection('a', 2)], ['b']));
+    expect(parse(merged)).toEqual({
+      type: 'snapshot',
+      match_id: 7,
+      sport_id: 29,
+      ts: 4,
+      selections: [selection('a', 2)],
+    });
+  });
+
+  it('lets a newer snapshot or heartbeat replace what waits', () => {
+    const snapshot = snapshotFrame({ match_id: 7, sport_id: 29, ts: 9, selections: [] });
+    expect(conflateBookFrames(update(1, []), snapshot)).toBe(snapshot);
+    const beat = heartbeatFrame(2, false);
+    expect(conflateBookFrames(heartbeatFrame(1, true), beat)).toBe(beat);
+  });
+});

@@ -7,9 +7,13 @@ import { envValidator } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { DependencyHealthModule } from '@app/health';
 import { MessagingModule } from '@app/messaging';
+import { BookModule } from './book/book.module';
+import { CatalogModule } from './catalog/catalog.module';
 import { OddsExceptionFilter } from './common/filters/odds-exception.filter';
+import { oddsSettingsFromEnv } from './config/odds-config';
 import { OddsEnv } from './config/odds.env';
 import { HealthModule } from './health/health.module';
+import { IngestModule } from './ingest/ingest.module';
 
 /**
  * Built by a function rather than at import time, so the environment is read
@@ -18,6 +22,9 @@ import { HealthModule } from './health/health.module';
 @Module({})
 export class AppModule {
   static forRoot(): DynamicModule {
+    const { role, books } = oddsSettingsFromEnv();
+    const serves = role !== 'ingest';
+    const ingests = role !== 'api';
     return {
       module: AppModule,
       imports: [
@@ -28,6 +35,9 @@ export class AppModule {
         DependencyHealthModule,
         AuthModule.forRoot(),
         HealthModule,
+        BookModule.forRoot(books),
+        ...(serves ? [CatalogModule.forBooks(books)] : []),
+        ...(ingests ? [IngestModule] : []),
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

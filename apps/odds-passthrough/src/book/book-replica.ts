@@ -1,0 +1,347 @@
+import type { BookChange, MatchOdds } from './book-view';
+import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
+import { isFeedHealthy, serializeUpdateFrame } from './book-wire';
+import type { Selection } from './domain/selection';
+
+interface MarketEntry {
+  readonly version: number;
+  readonly cutoffMs: number;
+  readonly selections: readonly Selection[];
+}
+
+interface MatchEntry {
+  sportId: number;
+  ts: number;
+  info?: MatchInfo;
+  readonly markets: Map<string, MarketEntry>;
+  /** A frame (or a load) has been applied: the next frame is not the match's first. */
+  announced: boolean;
+  /** The catalog withdrew it; the next frame is its last. */
+  removing: boolean;
+}
+
+/** One stored market, as read back from shared state. */
+export interface StoredMarket {
+  readonly matchId: number;
+  readonly marketKey: string;
+  readonly version: number;
+  readonly selections: readonly Selection[];
+}
+
+/** One stored match, as read back from shared state. */
+export interface StoredMatch {
+  readonly info: MatchInfo;
+  readonly ts: number;
+}
+
+/** The whole shared state of one book. */
+export interface StoredBook {
+  readonly sports: readonly SportInfo[];
+  readonly leagues: readonly LeagueInfo[];
+  readonly matches: readonly StoredMatch[];
+  readonly markets: readonly StoredMarket[];
+  readonly health?: FeedHealthMessage;
+}
+
+export interface AppliedChange {
+  readonly change: BookChange;
+  /** The `update` frame for exactly `change`, serialised once. */
+  readonly frame: string;
+}
+
+/**
+ * An api replica's copy of one book: applies the ingest's frames and catalog
+ * messages with the dedupe rule (a market's selections are replaced only by a
+ * greater version), answers reads with statuses evaluated at the moment of the
+ * read. No I/O, so the ordering rules are tested directly.
+ */
+export class BookReplica {
+  private sportList: readonly SportInfo[] = [];
+  private readonly leagueMap = new Map<number, LeagueInfo>();
+  private readonly matchMap = new Map<number, MatchEntry>();
+  private health?: FeedHealthMessage;
+
+  constructor(readonly book: string) {}
+
+  sports(): readonly SportInfo[] {
+    return this.sportList;
+  }
+
+  leagues(): LeagueInfo[] {
+    return [...this.leagueMap.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** Listed matches, by start time then id. */
+  matches(): MatchInfo[] {
+    const listed: MatchInfo[] = [];
+    for (const entry of this.matchMap.values()) if (entry.info && !entry.removing) listed.push(entry.info);
+    return listed.sort((a, b) =>
+      a.start_time < b.start_time ? -1 : a.start_time > b.start_time ? 1 : a.id - b.id,
+    );
+  }
+
+  matchSport(matchId: number): number | undefined {
+    const entry = this.matchMap.get(matchId);
+    return entry && !entry.removing ? entry.sportId : undefined;
+  }
+
+  matchIds(sportId?: number): number[] {
+    const ids: number[] = [];
+    for (const [id, entry] of this.matchMap) {
+      if (!entry.removing && (sportId === undefined || entry.sportId === sportId)) ids.push(id);
+    }
+    return ids;
+  }
+
+  feedHealthy(now: number): boolean {
+    return isFeedHealthy(this.health, now);
+  }
+
+  applyHealth(health: FeedHealthMessage): void {
+    const held = this.health?.last_success_at ?? null;
+    // A late duplicate must not make the feed look older than it is.
+    if (held !== null && health.last_success_at !== null && health.last_success_at < held) return;
+    this.health = health;
+  }
+
+  /** The match with every selection whose cutoff has passed reported locked. */
+  snapshot(matchId: number, now: number): MatchOdds | undefined {
+    const entry = this.matchMap.get(matchId);
+    if (!entry || entry.removing) return undefined;
+    const selections: Selection[] = [];
+    for (const market of entry.markets.values()) {
+      if (now >= market.cutoffMs) {
+        for (const selection of market.selections) {
+          selections.push(selection.status === 'locked' ? selection : { ...selection, status: 'locked' });
+        }
+      } else {
+        selections.push(...market.selections);
+      }
+    }
+    return { match_id: matchId, sport_id: entry.sportId, ts: entry.ts, selections };
+  }
+
+  applyCatalog(message: CatalogMessage): void {
+    if (message.sports) this.sportList = [...message.sports].sort((a, b) => a.id - b.id);
+    for (const { sport_id, leagues } of message.leagues ?? []) {
+      for (const [id, league] of this.leagueMap) if (league.sport_id === sport_id) this.leagueMap.delete(id);
+      for (const league of leagues) this.leagueMap.set(league.id, league);
+    }
+    for (const info of message.matches ?? []) {
+      const entry = this.entry(info.id, info.sport_id);
+      entry.info = info;
+      entry.sportId = info.sport_id;
+      entry.removing = false;
+    }
+    for (const id of message.removed_matches ?? []) {
+      const entry = this.matchMap.get(id);
+      if (entry) entry.removing = true;
+    }
+  }
+
+  /**
+   * Applies one `update` frame from the ingest. Returns what a subscriber must
+   * see, with the original bytes when all of it applied, or undefined when it
+   * held nothing new (a replay of what the replica already had).
+   */
+  applyFrame(text: string): AppliedChange | undefined {
+    const frame = parseFrame(text);
+    if (!frame) return undefined;
+    // A frame without selections for an unknown match is the tail of a removal already applied.
+    if (frame.selections.length === 0 && !this.matchMap.has(frame.match_id)) return undefined;
+    const entry = this.entry(frame.match_id, frame.sport_id);
+    const matchAdded = !entry.announced;
+    const matchRemoved = entry.removing;
+    entry.announced = true;
+    entry.sportId = frame.sport_id;
+
+    const byMarket = groupByMarket(frame.selections);
+    const applied: Selection[] = [];
+    let skipped = false;
+    for (const [key, selections] of byMarket) {
+      const held = entry.markets.get(key);
+      const version = selections[0].version;
+      if (held && held.version >= version) {
+        skipped = true;
+        continue;
+      }
+      entry.markets.set(key, marketEntry(selections));
+      applied.push(...selections);
+    }
+    const removed: string[] = [];
+    for (const key of frame.removed_market_keys) {
+      if (entry.markets.delete(key) || matchRemoved) removed.push(key);
+      else skipped = true;
+    }
+    const tsAdvanced = frame.ts > entry.ts;
+    if (tsAdvanced) entry.ts = frame.ts;
+    if (matchRemoved) this.matchMap.delete(frame.match_id);
+
+    if (!matchAdded && !matchRemoved && applied.length === 0 && removed.length === 0 && !tsAdvanced) {
+      return undefined;
+    }
+    const change: BookChange = {
+      book: this.book,
+      matchId: frame.match_id,
+      sportId: frame.sport_id,
+      ts: entry.ts,
+      selections: applied,
+      removedMarketKeys: removed,
+      matchRemoved,
+      matchAdded,
+    };
+    const exact = !skipped && entry.ts === frame.ts;
+    return {
+      change,
+      frame: exact ? text : serializeUpdateFrame(frame.match_id, frame.sport_id, entry.ts, applied, removed),
+    };
+  }
+
+  /**
+   * Replaces the whole state with `stored`. With `diff`, returns the changes a
+   * subscriber needs to go from the held state to the stored one (after a lost
+   * NATS link); the first load passes false because nobody holds anything yet.
+   */
+  load(stored: StoredBook, diff: boolean): AppliedChange[] {
+    this.sportList = [...stored.sports].sort((a, b) => a.id - b.id);
+    this.leagueMap.clear();
+    for (const league of stored.leagues) this.leagueMap.set(league.id, league);
+    if (stored.health) this.applyHealth(stored.health);
+
+    const previous = new Map(this.matchMap);
+    this.matchMap.clear();
+    for (const { info, ts } of stored.matches) {
+      this.matchMap.set(info.id, {
+        sportId: info.sport_id,
+        ts,
+        info,
+        markets: new Map(),
+        announced: true,
+        removing: false,
+      });
+    }
+    for (const market of stored.markets) {
+      const entry = this.matchMap.get(market.matchId);
+      if (entry && market.selections.length > 0)
+        entry.markets.set(market.marketKey, marketEntry(market.selections));
+    }
+    return diff ? this.diffFrom(previous) : [];
+  }
+
+  private diffFrom(previous: Map<number, MatchEntry>): AppliedChange[] {
+    const changes: AppliedChange[] = [];
+    for (const [id, entry] of this.matchMap) {
+      const before = previous.get(id);
+      const selections: Selection[] = [];
+      const removed: string[] = [];
+      for (const [key, market] of entry.markets) {
+        const held = before?.markets.get(key);
+        if (!held || held.version < market.version) selections.push(...market.selections);
+      }
+      for (const key of before?.markets.keys() ?? []) if (!entry.markets.has(key)) removed.push(key);
+      if (before && selections.length === 0 && removed.length === 0 && before.ts === entry.ts) continue;
+      changes.push(this.change(id, entry.sportId, entry.ts, selections, removed, false, !before));
+    }
+    for (const [id, before] of previous) {
+      if (this.matchMap.has(id)) continue;
+      changes.push(this.change(id, before.sportId, before.ts, [], [...before.markets.keys()], true, false));
+    }
+    return changes;
+  }
+
+  private change(
+    matchId: number,
+    sportId: number,
+    ts: number,
+    selections: Selection[],
+    removed: string[],
+    matchRemoved: boolean,
+    matchAdded: boolean,
+  ): AppliedChange {
+    return {
+      change: {
+        book: this.book,
+        matchId,
+        sportId,
+        ts,
+        selections,
+        removedMarketKeys: removed,
+        matchRemoved,
+        matchAdded,
+      },
+      frame: serializeUpdateFrame(matchId, sportId, ts, selections, removed),
+    };
+  }
+
+  private entry(matchId: number, sportId: number): MatchEntry {
+    let entry = this.matchMap.get(matchId);
+    if (!entry) {
+      entry = { sportId, ts: 0, markets: new Map(), announced: false, removing: false };
+      this.matchMap.set(matchId, entry);
+    }
+    return entry;
+  }
+}
+
+function marketEntry(selections: readonly Selection[]): MarketEntry {
+  return {
+    version: selections[0].version,
+    cutoffMs: Date.parse(selections[0].cutoff_at),
+    selections,
+  };
+}
+
+function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {
+  const groups = new Map<string, Selection[]>();
+  for (const selection of selections) {
+    const group = groups.get(selection.market_key);
+    if (group) group.push(selection);
+    else groups.set(selection.market_key, [selection]);
+  }
+  return groups;
+}
+
+interface ParsedFrame {
+  readonly match_id: number;
+  readonly sport_id: number;
+  readonly ts: number;
+  readonly selections: readonly Selection[];
+  readonly removed_market_keys: readonly string[];
+}
+
+/** The ingest writes these frames; anything else on the subject is ignored rather than trusted. */
+function parseFrame(text: string): ParsedFrame | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const frame = value as Record<string, unknown>;
+  if (
+    frame.type !== 'update' ||
+    !Number.isInteger(frame.match_id) ||
+    !Number.isInteger(frame.sport_id) ||
+    !Number.isInteger(frame.ts) ||
+    !Array.isArray(frame.selections) ||
+    !Array.isArray(frame.removed_market_keys)
+  ) {
+    return undefined;
+  }
+  const selections = frame.selections as unknown[];
+  if (!selections.every(isSelection)) return undefined;
+  if (!(frame.removed_market_keys as unknown[]).every((key) => typeof key === 'string')) return undefined;
+  return frame as unknown as ParsedFrame;
+}
+
+function isSelection(value: unknown): value is Selection {
+  if (typeof value !== 'object' || value === null) return false;
+  const selection = value as Record<string, unknown>;
+  return (
+    typeof selection.market_key === 'string' &&
+    Number.isInteger(selection.version) &&
+    typeof selection.cutoff_at === 'string' &&
+    (selection.status === 'locked' || selection.status === 'unlocked')
+  );
+}

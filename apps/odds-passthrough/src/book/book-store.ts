@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { StoredBook, StoredMarket, StoredMatch } from './book-replica';
+import type { FeedHealthMessage, MatchInfo, SportInfo, SportLeagues } from './book-wire';
+import type { Selection } from './domain/selection';
+
+/** Rows per statement, so a full load of a large book never builds one giant query. */
+const BATCH = 2000;
+
+/** Everything one flush writes; each part is proportional to what changed. */
+export interface BookWrite {
+  /** When present, replaces the book's sport list. */
+  readonly sports?: readonly SportInfo[];
+  /** Each entry replaces the league list of one sport. */
+  readonly leagues: readonly SportLeagues[];
+  readonly matches: readonly StoredMatch[];
+  /** Removing a match removes its markets too. */
+  readonly removedMatches: readonly number[];
+  readonly markets: readonly StoredMarket[];
+  readonly removedMarkets: readonly { readonly matchId: number; readonly marketKey: string }[];
+}
+
+/** The shared current state of the books in PostgreSQL (schema `odds`). */
+@Injectable()
+export class BookStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `pollMs` is this process's BOOK_POLL_MS, against which the stored feed health is judged. */
+  async load(book: string, pollMs: number): Promise<StoredBook> {
+    const [sports, leagues, matches, markets, feeds] = await Promise.all([
+      this.dataSource.query<{ id: string; name: string }[]>(
+        `SELECT id, name FROM odds.sports WHERE book = $1 ORDER BY id`,
+        [book],
+      ),
+      this.dataSource.query<{ id: string; sport_id: string; name: string }[]>(
+        `SELECT id, sport_id, name FROM odds.leagues WHERE book = $1 ORDER BY id`,
+        [book],
+      ),
+      this.dataSource.query<{ body: MatchInfo; ts: string }[]>(
+        `SELECT body, ts FROM odds.matches WHERE book = $1`,
+        [book],
+      ),
+      this.dataSource.query<
+        { match_id: string; market_key: string; version: string; selections: Selection[] }[]
+      >(
+        `SELECT match_id, market_key, version, selections FROM odds.markets WHERE book = $1 ORDER BY match_id, market_key`,
+        [book],
+      ),
+      this.dataSource.query<{ last_success_at: string | null; full_loaded: boolean }[]>(
+        `SELECT last_success_at, full_loaded FROM odds.feeds WHERE book = $1`,
+        [book],
+      ),
+    ]);
+    return {
+      sports: sports.map((row) => ({ id: Number(row.id), name: row.name })),
+      leagues: leagues.map((row) => ({ id: Number(row.id), name: row.name, sport_id: Number(row.sport_id) })),
+      matches: matches.map((row) => ({ info: row.body, ts: Number(row.ts) })),
+      markets: markets.map((row) => ({
+        matchId: Number(row.match_id),
+        marketKey: row.market_key,
+        version: Number(row.version),
+        selections: row.selections,
+      })),
+      health: feeds[0] && {
+        last_success_at: feeds[0].last_success_at === null ? null : Number(feeds[0].last_success_at),
+        full_loaded: feeds[0].full_loaded,
+        poll_ms: pollMs,
+      },
+    };
+  }
+
+  async write(book: string, change: BookWrite): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (change.sports) await this.replaceSports(manager, book, change.sports);
+      for (const { sport_id, leagues } of change.leagues) {
+        await manager.query(
+          `DELETE FROM odds.leagues WHERE book = $1 AND sport_id = $2 AND NOT (id = ANY($3::bigint[]))`,
+          [book, sport_id, leagues.map((l) => l.id)],
+        );
+        await manager.query(
+          `INSERT INTO odds.leagues (book, id, sport_id, name)
+           SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[])
+           ON CONFLICT (book, id) DO UPDATE SET sport_id = EXCLUDED.sport_id, name = EXCLUDED.name`,
+          [book, leagues.map((l) => l.id), leagues.map((l) => l.sport_id), leagues.map((l) => l.name)],
+        );
+      }
+      for (const rows of chunks(change.matches)) {
+        await manager.query(
+          `INSERT INTO odds.matches (book, id, sport_id, body, version, ts)
+           SELECT $1, id, sport_id, body::jsonb, version, ts
+           FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[])
+             AS m(id, sport_id, body, version, ts)
+           ON CONFLICT (book, id) DO UPDATE SET sport_id = EXCLUDED.sport_id, body = EXCLUDED.body,
+             version = EXCLUDED.version, ts = GREATEST(odds.matches.ts, EXCLUDED.ts)`,
+          [
+            book,
+            rows.map((m) => m.info.id),
+            rows.map((m) => m.info.sport_id),
+            rows.map((m) => JSON.stringify(m.info)),
+            rows.map((m) => m.info.version),
+            rows.map((m) => m.ts),
+          ],
+        );
+      }
+      if (change.removedMatches.length > 0) {
+        await manager.query(`DELETE FROM odds.markets WHERE book = $1 AND match_id = ANY($2::bigint[])`, [
+          book,
+          change.removedMatches,
+        ]);
+        await manager.query(`DELETE FROM odds.matches WHERE book = $1 AND id = ANY($2::bigint[])`, [
+          book,
+          change.removedMatches,
+        ]);
+      }
+      for (const rows of chunks(change.removedMarkets)) {
+        await manager.query(
+          `DELETE FROM odds.markets m USING unnest($2::bigint[], $3::text[]) AS r(match_id, market_key)
+           WHERE m.book = $1 AND m.match_id = r.match_id AND m.market_key = r.market_key`,
+          [book, rows.map((r) => r.matchId), rows.map((r) => r.marketKey)],
+        );
+      }
+      for (const rows of chunks(change.markets)) {
+        await manager.query(
+          `INSERT INTO odds.markets (book, match_id, market_key, version, selections)
+           SELECT $1, match_id, market_key, version, selections::jsonb
+           FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[])
+             AS m(match_id, market_key, version, selections)
+           ON CONFLICT (book, match_id, market_key) DO UPDATE SET version = EXCLUDED.version,
+             selections = EXCLUDED.selections`,
+          [
+            book,
+            rows.map((m) => m.matchId),
+            rows.map((m) => m.marketKey),
+            rows.map((m) => m.version),
+            rows.map((m) => JSON.stringify(m.selections)),
+          ],
+        );
+      }
+    });
+  }
+
+  async writeHealth(book: string, health: FeedHealthMessage): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO odds.feeds (book, last_success_at, full_loaded) VALUES ($1, $2, $3)
+       ON CONFLICT (book) DO UPDATE SET last_success_at = EXCLUDED.last_success_at,
+         full_loaded = EXCLUDED.full_loaded`,
+      [book, health.last_success_at, health.full_loaded],
+    );
+  }
+
+  private async replaceSports(
+    manager: EntityManager,
+    book: string,
+    sports: readonly SportInfo[],
+  ): Promise<void> {
+    await manager.query(`DELETE FROM odds.sports WHERE book = $1 AND NOT (id = ANY($2::bigint[]))`, [
+      book,
+      sports.map((s) => s.id),
+    ]);
+    await manager.query(
+      `INSERT INTO odds.sports (book, id, name) SELECT $1, * FROM unnest($2::bigint[], $3::text[])
+       ON CONFLICT (book, id) DO UPDATE SET name = EXCLUDED.name`,
+      [book, sports.map((s) => s.id), sports.map((s) => s.name)],
+    );
+  }
+}
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < rows.length; start += BATCH) result.push(rows.slice(start, start + BATCH));
+  return result;
+}

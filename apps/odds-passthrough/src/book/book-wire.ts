@@ -1,0 +1,79 @@
+import type { PublicMatch } from './domain/public-match';
+import type { Selection } from './domain/selection';
+
+/** Public sport object. */
+export interface SportInfo {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** Public league object. */
+export interface LeagueInfo {
+  readonly id: number;
+  readonly name: string;
+  readonly sport_id: number;
+}
+
+/** Public match object (decisions.md); `special` only on specials. */
+export type MatchInfo = PublicMatch;
+
+export interface SportLeagues {
+  readonly sport_id: number;
+  readonly leagues: readonly LeagueInfo[];
+}
+
+/**
+ * Published by the ingest on `DynamicSubjects.oddsCatalog(book)` before the
+ * match frames of the same poll: what api replicas need for their lists.
+ * `sports`, when present, replaces the whole list; `leagues` replaces the
+ * lists of the sports it names; matches are upserts and removals.
+ */
+export interface CatalogMessage {
+  readonly sports?: readonly SportInfo[];
+  /** Each entry replaces the league list of one sport. */
+  readonly leagues?: readonly SportLeagues[];
+  readonly matches?: readonly MatchInfo[];
+  readonly removed_matches?: readonly number[];
+}
+
+/** Published by the ingest on `DynamicSubjects.oddsHealth(book)` after every poll and once a second. */
+export interface FeedHealthMessage {
+  /** Epoch ms of the last successful upstream poll, null before the first. */
+  readonly last_success_at: number | null;
+  readonly full_loaded: boolean;
+  readonly poll_ms: number;
+}
+
+/** The `update` frame of the stream, which is also the payload of `DynamicSubjects.oddsMatch`. */
+export interface UpdateFrame {
+  readonly type: 'update';
+  readonly match_id: number;
+  readonly sport_id: number;
+  readonly ts: number;
+  readonly selections: readonly Selection[];
+  readonly removed_market_keys: readonly string[];
+}
+
+export function serializeUpdateFrame(
+  matchId: number,
+  sportId: number,
+  ts: number,
+  selections: readonly Selection[],
+  removedMarketKeys: readonly string[],
+): string {
+  const frame: UpdateFrame = {
+    type: 'update',
+    match_id: matchId,
+    sport_id: sportId,
+    ts,
+    selections,
+    removed_market_keys: removedMarketKeys,
+  };
+  return JSON.stringify(frame);
+}
+
+/** Whether the feed counts as healthy at `now` (decisions.md): a recent poll after a full load. */
+export function isFeedHealthy(health: FeedHealthMessage | undefined, now: number): boolean {
+  if (!health || !health.full_loaded || health.last_success_at === null) return false;
+  return now - health.last_success_at < 3 * health.poll_ms;
+}

@@ -1,0 +1,34 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { BookSource } from '../config/books';
+import type { OddsEnv } from '../config/odds.env';
+import { BOOK_SOURCES } from './book-sources';
+import { BookStore } from './book-store';
+import { BookView } from './book-view';
+import { BOOK_VIEW_OPTIONS, type BookViewOptions, SharedBookView } from './shared-book-view';
+
+/** The configured books, their shared state in PostgreSQL and the api side's view of it. */
+@Module({})
+export class BookModule {
+  static forRoot(books: readonly BookSource[]): DynamicModule {
+    return {
+      module: BookModule,
+      global: true,
+      providers: [
+        { provide: BOOK_SOURCES, useValue: books },
+        {
+          provide: BOOK_VIEW_OPTIONS,
+          inject: [ConfigService],
+          useFactory: (config: ConfigService<OddsEnv, true>): BookViewOptions => ({
+            enabled: config.get('ROLE', { infer: true }) !== 'ingest',
+            pollMs: config.get('BOOK_POLL_MS', { infer: true }),
+          }),
+        },
+        BookStore,
+        SharedBookView,
+        { provide: BookView, useExisting: SharedBookView },
+      ],
+      exports: [BOOK_SOURCES, BookStore, SharedBookView, BookView],
+    };
+  }
+}

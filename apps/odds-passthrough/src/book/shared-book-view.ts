@@ -1,0 +1,174 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { backoffDelay, Clock } from '@app/clock';
+import { DynamicSubjects, NatsClient } from '@app/messaging';
+import { type AppliedChange, BookReplica } from './book-replica';
+import { BOOK_SOURCES, type BookSources } from './book-sources';
+import { BookStore } from './book-store';
+import { type BookChange, type BookConfig, BookView, type MatchOdds } from './book-view';
+import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
+
+export const BOOK_VIEW_OPTIONS = Symbol('BOOK_VIEW_OPTIONS');
+
+export interface BookViewOptions {
+  /** False in ROLE=ingest, which serves nothing and so keeps no replica. */
+  readonly enabled: boolean;
+  readonly pollMs: number;
+}
+
+type Listener = (change: BookChange, updateFrame: string) => void;
+
+interface ReplicaHandle {
+  readonly replica: BookReplica;
+  /** While a load from PostgreSQL runs, NATS messages wait here, in order. */
+  buffer?: (() => void)[];
+}
+
+/**
+ * The api side's BookView: subscribes to the ingest's subjects first, then
+ * loads the shared state from PostgreSQL and replays what arrived meanwhile,
+ * so nothing is lost or reordered; after a NATS reconnect it reloads and tells
+ * listeners what they missed.
+ */
+@Injectable()
+export class SharedBookView extends BookView implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(SharedBookView.name);
+  private readonly decoder = new TextDecoder();
+  private readonly handles = new Map<string, ReplicaHandle>();
+  private readonly listeners = new Set<Listener>();
+  private readonly unsubscribers: (() => void)[] = [];
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    @Inject(BOOK_SOURCES) private readonly sources: BookSources,
+    @Inject(BOOK_VIEW_OPTIONS) private readonly options: BookViewOptions,
+    private readonly store: BookStore,
+    private readonly nats: NatsClient,
+    private readonly clock: Clock,
+  ) {
+    super();
+    for (const source of sources) this.handles.set(source.name, { replica: new BookReplica(source.name) });
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.options.enabled) return;
+    for (const [book, handle] of this.handles) this.subscribe(book, handle);
+    this.unsubscribers.push(this.nats.onReconnect(() => this.resyncAll()));
+    await Promise.all([...this.handles.keys()].map((book) => this.loadWithRetry(book, false, 0)));
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    for (const timer of this.retryTimers) clearTimeout(timer);
+  }
+
+  books(): readonly BookConfig[] {
+    return this.sources.map(({ name, prefix, grant }) => ({ name, prefix, grant }));
+  }
+
+  snapshot(book: string, matchId: number): MatchOdds | undefined {
+    return this.handles.get(book)?.replica.snapshot(matchId, this.clock.now());
+  }
+
+  matchSport(book: string, matchId: number): number | undefined {
+    return this.handles.get(book)?.replica.matchSport(matchId);
+  }
+
+  matchIds(book: string, sportId?: number): readonly number[] {
+    return this.handles.get(book)?.replica.matchIds(sportId) ?? [];
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  feedHealthy(book: string): boolean {
+    return this.handles.get(book)?.replica.feedHealthy(this.clock.now()) ?? false;
+  }
+
+  /** Sports of the book, ascending by id. */
+  sports(book: string): readonly SportInfo[] {
+    return this.handles.get(book)?.replica.sports() ?? [];
+  }
+
+  leagues(book: string): readonly LeagueInfo[] {
+    return this.handles.get(book)?.replica.leagues() ?? [];
+  }
+
+  matches(book: string): readonly MatchInfo[] {
+    return this.handles.get(book)?.replica.matches() ?? [];
+  }
+
+  private subscribe(book: string, handle: ReplicaHandle): void {
+    const whenLoaded = (apply: () => void) => {
+      if (handle.buffer) handle.buffer.push(apply);
+      else apply();
+    };
+    this.unsubscribers.push(
+      this.nats.subscribeBytes(DynamicSubjects.oddsMatchAll(book), (data) => {
+        const text = this.decoder.decode(data);
+        whenLoaded(() => this.emit(handle.replica.applyFrame(text)));
+      }),
+      this.nats.subscribeBytes(DynamicSubjects.oddsCatalog(book), (data) => {
+        const message = this.parse<CatalogMessage>(data, 'catalog');
+        if (message) whenLoaded(() => handle.replica.applyCatalog(message));
+      }),
+      this.nats.subscribeBytes(DynamicSubjects.oddsHealth(book), (data) => {
+        const message = this.parse<FeedHealthMessage>(data, 'health');
+        if (message) handle.replica.applyHealth(message);
+      }),
+    );
+  }
+
+  private resyncAll(): void {
+    for (const book of this.handles.keys()) void this.loadWithRetry(book, true, 0);
+  }
+
+  private async loadWithRetry(book: string, diff: boolean, attempt: number): Promise<void> {
+    const handle = this.handles.get(book);
+    if (!handle || this.stopped) return;
+    handle.buffer ??= [];
+    try {
+      const stored = await this.store.load(book, this.options.pollMs);
+      const changes = handle.replica.load(stored, diff);
+      const buffered = handle.buffer;
+      handle.buffer = undefined;
+      for (const change of changes) this.emit(change);
+      for (const apply of buffered) apply();
+    } catch (error) {
+      const wait = backoffDelay(attempt);
+      this.logger.warn(
+        `Loading book ${book} from PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); retrying in ${wait} ms`,
+      );
+      const timer = setTimeout(() => {
+        this.retryTimers.delete(timer);
+        void this.loadWithRetry(book, diff, attempt + 1);
+      }, wait);
+      this.retryTimers.add(timer);
+    }
+  }
+
+  private emit(applied: AppliedChange | undefined): void {
+    if (!applied) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(applied.change, applied.frame);
+      } catch (error) {
+        this.logger.error(
+          `A book listener failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+
+  private parse<T>(data: Uint8Array, what: string): T | undefined {
+    try {
+      return JSON.parse(this.decoder.decode(data)) as T;
+    } catch {
+      this.logger.warn(`Ignored a malformed ${what} message`);
+      return undefined;
+    }
+  }
+}

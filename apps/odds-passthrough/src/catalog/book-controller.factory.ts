@@ -1,0 +1,128 @@
+import { Controller, Get, Query, type Type } from '@nestjs/common';
+import {
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiBadRequestResponse,
+  ApiQuery,
+  ApiSecurity,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
+  CurrentPrincipal,
+  type Principal,
+  Public,
+  RequiresScopes,
+  RequiresSportsbook,
+  Scope,
+} from '@app/auth';
+import type { BookConfig, MatchOdds } from '../book/book-view';
+import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-wire';
+import { SharedBookView } from '../book/shared-book-view';
+import { BookCatalog } from './book-catalog';
+import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
+import { idParam } from './query-params';
+
+export const API_KEY_SECURITY = 'api-key';
+
+/** The routes a book serves, for its route list. */
+export function bookRoutes(book: BookConfig): { method: string; path: string; description: string }[] {
+  return [
+    { method: 'GET', path: `${book.prefix}/`, description: 'this list; no key' },
+    { method: 'GET', path: `${book.prefix}/sports`, description: 'granted sports, ascending by id' },
+    { method: 'GET', path: `${book.prefix}/leagues`, description: 'leagues; optional sport' },
+    { method: 'GET', path: `${book.prefix}/matches`, description: 'matches; optional sport and league' },
+    { method: 'GET', path: `${book.prefix}/odds`, description: 'selections of one match; match required' },
+    { method: 'WS', path: `${book.prefix}/data`, description: 'live price stream' },
+    { method: 'GET', path: `${book.prefix}/docs`, description: 'OpenAPI description; no key' },
+  ];
+}
+
+/**
+ * One controller class per configured book, so each book has its own prefix
+ * and grant while sharing the code. Nest registers routes per class, hence a
+ * class built at module creation rather than a router resolving prefixes.
+ */
+export function createBookController(book: BookConfig): Type {
+  @ApiTags(book.name)
+  @ApiSecurity(API_KEY_SECURITY)
+  @ApiUnauthorizedResponse({ type: ErrorDto, description: 'invalid or inactive API key' })
+  @ApiForbiddenResponse({
+    type: ErrorDto,
+    description: `missing required scope: odds / API key not permitted for sportsbook: ${book.grant} / API key not permitted for sport <id>`,
+  })
+  @ApiServiceUnavailableResponse({ type: ErrorDto, description: 'auth backend unavailable' })
+  @Controller(book.prefix.slice(1))
+  @RequiresScopes(Scope.Odds)
+  @RequiresSportsbook(book.grant)
+  class BookController {
+    private readonly catalog: BookCatalog;
+
+    constructor(view: SharedBookView) {
+      this.catalog = new BookCatalog(view, book);
+    }
+
+    @Public()
+    @Get()
+    @ApiOperation({ summary: 'Route list of this book, for checking host and prefix. No key needed.' })
+    @ApiOkResponse({ type: RouteListDto })
+    routes(): RouteListDto {
+      return { book: book.name, routes: bookRoutes(book) };
+    }
+
+    @Get('sports')
+    @ApiOperation({
+      summary:
+        'Sports currently ingested that the key is granted, ascending by id. Empty while the book is cold.',
+    })
+    @ApiOkResponse({ type: [SportDto] })
+    sports(@CurrentPrincipal() principal: Principal): SportInfo[] {
+      return this.catalog.sports(principal);
+    }
+
+    @Get('leagues')
+    @ApiOperation({
+      summary: 'Leagues by id. Without sport: those of granted sports. A sport that is not granted: 403.',
+    })
+    @ApiQuery({ name: 'sport', required: false, type: Number })
+    @ApiOkResponse({ type: [LeagueDto] })
+    @ApiBadRequestResponse({ type: ErrorDto, description: 'invalid parameter: sport' })
+    leagues(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): LeagueInfo[] {
+      return this.catalog.leagues(principal, idParam(query, 'sport'));
+    }
+
+    @Get('matches')
+    @ApiOperation({
+      summary:
+        'Matches by start time, then id. Without sport: those of granted sports (also with league). A sport that is not granted: 403.',
+    })
+    @ApiQuery({ name: 'sport', required: false, type: Number })
+    @ApiQuery({ name: 'league', required: false, type: Number })
+    @ApiOkResponse({ type: [MatchDto] })
+    @ApiBadRequestResponse({
+      type: ErrorDto,
+      description: 'invalid parameter: sport / invalid parameter: league',
+    })
+    matches(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): MatchInfo[] {
+      return this.catalog.matches(principal, idParam(query, 'sport'), idParam(query, 'league'));
+    }
+
+    @Get('odds')
+    @ApiOperation({
+      summary:
+        "Every selection of a match with status evaluated at the moment of the response, and the match's ts. A match of a sport that is not granted: 403 naming the sport.",
+    })
+    @ApiQuery({ name: 'match', required: true, type: Number })
+    @ApiOkResponse({ type: MatchOddsDto })
+    @ApiBadRequestResponse({ type: ErrorDto, description: 'invalid parameter: match' })
+    @ApiNotFoundResponse({ type: ErrorDto, description: 'match not found: <id>' })
+    odds(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): MatchOdds {
+      return this.catalog.odds(principal, idParam(query, 'match', true));
+    }
+  }
+  Object.defineProperty(BookController, 'name', { value: `BookController_${book.name}` });
+  return BookController;
+}

@@ -1,0 +1,316 @@
+import { Logger } from '@nestjs/common';
+import { backoffDelay, type Clock } from '@app/clock';
+import { DynamicSubjects, type NatsClient } from '@app/messaging';
+import type { SeedMatch } from '../book/domain';
+import { BookState, type BookDiff } from '../book/domain';
+import type { BookStore, BookWrite } from '../book/book-store';
+import type { CatalogMessage, FeedHealthMessage } from '../book/book-wire';
+import type { BookSource } from '../config/books';
+import { buildPublication } from './book-publication';
+import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
+import {
+  parseLeagues,
+  parseMarketsDelta,
+  parseMarketsFull,
+  parseMatchups,
+  parsePeriodLabels,
+  parseSports,
+  type UpstreamSport,
+} from './upstream';
+
+export interface PollerSettings {
+  readonly pollMs: number;
+  readonly relistMs: number;
+  readonly timeoutMs: number;
+}
+
+/** How often cutoffs are checked: a passed cutoff is published well within a second. */
+const CUTOFF_CHECK_MS = 200;
+/** How often feed health goes out besides after each poll, so late replicas learn it quickly. */
+const HEALTH_EVERY_MS = 1000;
+
+class UpstreamFault extends Error {}
+
+interface SportCursor {
+  /** The `last` of the previous markets answer; undefined forces a full load. */
+  cursor?: number;
+  relistedAt: number;
+}
+
+/**
+ * Reads one sportsbook: a full load at start and after any fault, then market
+ * deltas every poll interval, re-listing sports and matchups every relist
+ * interval (or at once when a delta names a matchup not held yet). Every
+ * change is persisted, then published; a fault keeps the state and retries
+ * with capped backoff.
+ */
+export class BookPoller {
+  private readonly logger: Logger;
+  private readonly client: SportsbookClient;
+  private state?: BookState;
+  private readonly cursors = new Map<number, SportCursor>();
+  private sportsListedAt = -Infinity;
+  private lastSuccessAt: number | null = null;
+  private fullLoaded = false;
+  private failures = 0;
+  private stopped = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** Persist-then-publish steps, chained so they leave in the order the state changed. */
+  private outbox: Promise<void> = Promise.resolve();
+  private readonly unpersisted: BookWrite[] = [];
+
+  constructor(
+    private readonly source: BookSource,
+    private readonly settings: PollerSettings,
+    private readonly store: BookStore,
+    private readonly nats: NatsClient,
+    private readonly clock: Clock,
+  ) {
+    this.logger = new Logger(`BookPoller:${source.name}`);
+    this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
+  }
+
+  start(): void {
+    this.loop = this.run();
+    this.timers.push(
+      setInterval(() => this.checkCutoffs(), CUTOFF_CHECK_MS),
+      setInterval(() => this.publishHealth(), HEALTH_EVERY_MS),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.wake?.();
+    await this.loop;
+    await this.outbox;
+  }
+
+  private async run(): Promise<void> {
+    this.state = await this.seededState();
+    while (!this.stopped) {
+      let wait: number;
+      try {
+        await this.cycle();
+        this.lastSuccessAt = this.clock.now();
+        this.failures = 0;
+        this.fullLoaded = true;
+        wait = this.settings.pollMs;
+      } catch (error) {
+        // Any fault: the next cycle reloads everything in full.
+        this.cursors.clear();
+        this.sportsListedAt = -Infinity;
+        wait = backoffDelay(this.failures++);
+        this.logger.warn(`Sportsbook poll failed (${describe(error)}); retrying in ${wait} ms`);
+      }
+      this.publishHealth();
+      await this.sleep(wait);
+    }
+  }
+
+  /** Restores the persisted versions, so a restarted ingest keeps every market_key's version growing. */
+  private async seededState(): Promise<BookState> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        const stored = await this.store.load(this.source.name, this.settings.pollMs);
+        const markets = new Map<number, SeedMatch['markets'][number][]>();
+        for (const market of stored.markets) {
+          const list = markets.get(market.matchId) ?? [];
+          list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
+          markets.set(market.matchId, list);
+        }
+        const seed: SeedMatch[] = stored.matches.map(({ info, ts }) => ({
+          match: info,
+          ts,
+          markets: markets.get(info.id) ?? [],
+        }));
+        return new BookState(this.source.name, seed);
+      } catch (error) {
+        const wait = backoffDelay(attempt);
+        this.logger.warn(`Reading the stored book failed (${describe(error)}); retrying in ${wait} ms`);
+        await this.sleep(wait);
+      }
+    }
+    return new BookState(this.source.name);
+  }
+
+  private async cycle(): Promise<void> {
+    const state = this.requireState();
+    const now = this.clock.now();
+    if (now - this.sportsListedAt >= this.settings.relistMs) {
+      const sports = expect(await this.client.get('sports', parseSports), 'sports');
+      if (!sports.notModified || state.sports().length === 0)
+        this.apply(state.applySports(sports.value, now));
+      this.sportsListedAt = now;
+      this.forgetSportsOtherThan(sports.value);
+    }
+    for (const sport of state.sports()) {
+      if (this.stopped) return;
+      await this.pollSport(state, sport.id);
+    }
+  }
+
+  private async pollSport(state: BookState, sportId: number): Promise<void> {
+    if (!state.hasLabels(sportId)) {
+      // A cold book answers 503 or []: names stay generic until it loads, then markets are renamed.
+      const labels = await this.client.get(`sports/${sportId}/periods`, parsePeriodLabels);
+      if (labels.kind === 'ok') this.apply(state.applyLabels(sportId, labels.value, this.clock.now()));
+      else if (labels.kind === 'fault') throw new UpstreamFault(labels.error);
+    }
+    const position = this.cursors.get(sportId);
+    if (position?.cursor === undefined) {
+      await this.fullLoad(state, sportId);
+      return;
+    }
+    const delta = await this.client.get(
+      `sports/${sportId}/markets?since=${position.cursor}`,
+      parseMarketsDelta,
+    );
+    if (delta.kind === 'gone') {
+      this.logger.log(`Cursor of sport ${sportId} expired; reloading it in full`);
+      await this.fullLoad(state, sportId);
+      return;
+    }
+    const value = expect(delta, `markets of sport ${sportId}`).value;
+    const unknownMatchup = value.markets.some((market) => state.match(market.matchup_id) === undefined);
+    if (unknownMatchup || this.clock.now() - position.relistedAt >= this.settings.relistMs) {
+      await this.relistMatchups(state, sportId);
+    }
+    this.apply(state.applyDelta(sportId, value, this.clock.now()));
+    position.cursor = value.last;
+  }
+
+  private async fullLoad(state: BookState, sportId: number): Promise<void> {
+    const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
+    const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
+    const markets = expect(await this.client.get(`sports/${sportId}/markets`, parseMarketsFull), 'markets');
+    const now = this.clock.now();
+    this.apply(
+      state.applyFull(
+        sportId,
+        { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets },
+        now,
+      ),
+    );
+    this.cursors.set(sportId, { cursor: markets.value.last, relistedAt: now });
+  }
+
+  private async relistMatchups(state: BookState, sportId: number): Promise<void> {
+    const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
+    const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
+    const now = this.clock.now();
+    if (!leagues.notModified || !matchups.notModified) {
+      this.apply(state.applyMatchups(sportId, { leagues: leagues.value, matchups: matchups.value }, now));
+    }
+    const position = this.cursors.get(sportId);
+    if (position) position.relistedAt = now;
+  }
+
+  private forgetSportsOtherThan(sports: readonly UpstreamSport[]): void {
+    const listed = new Set(sports.map((sport) => sport.id));
+    for (const id of this.cursors.keys()) if (!listed.has(id)) this.cursors.delete(id);
+  }
+
+  private checkCutoffs(): void {
+    const state = this.state;
+    if (!state || this.stopped) return;
+    const next = state.nextCutoff();
+    const now = this.clock.now();
+    if (next !== undefined && next <= now) this.apply(state.tick(now));
+  }
+
+  /** Builds the payloads now (the state moves on), persists and publishes them in order. */
+  private apply(diff: BookDiff): void {
+    const state = this.requireState();
+    const publication = buildPublication(state, diff);
+    if (!publication) return;
+    this.outbox = this.outbox.then(async () => {
+      await this.persist(publication.write);
+      for (const message of publication.catalog) this.publishCatalog(message);
+      for (const { sportId, matchId, frame } of publication.frames) {
+        this.nats.publishBytes(
+          DynamicSubjects.oddsMatch(this.source.name, sportId, matchId),
+          encoder.encode(frame),
+        );
+      }
+    });
+  }
+
+  /**
+   * Writes go in order; while PostgreSQL is away they queue up and the stream
+   * keeps flowing, and the backlog is written once it is back.
+   */
+  private async persist(write: BookWrite): Promise<void> {
+    this.unpersisted.push(write);
+    while (this.unpersisted.length > 0) {
+      try {
+        await this.store.write(this.source.name, this.unpersisted[0]);
+        this.unpersisted.shift();
+      } catch (error) {
+        if (this.unpersisted.length === 1) {
+          this.logger.warn(`Persisting the book failed (${describe(error)}); will retry`);
+        }
+        return;
+      }
+    }
+  }
+
+  private publishCatalog(message: CatalogMessage): void {
+    this.nats.publishBytes(
+      DynamicSubjects.oddsCatalog(this.source.name),
+      encoder.encode(JSON.stringify(message)),
+    );
+  }
+
+  private publishHealth(): void {
+    if (this.stopped) return;
+    const health: FeedHealthMessage = {
+      last_success_at: this.lastSuccessAt,
+      full_loaded: this.fullLoaded,
+      poll_ms: this.settings.pollMs,
+    };
+    this.nats.publishBytes(
+      DynamicSubjects.oddsHealth(this.source.name),
+      encoder.encode(JSON.stringify(health)),
+    );
+    // Best effort: it only spares a replica starting during an outage of NATS a second of "unhealthy".
+    this.store.writeHealth(this.source.name, health).catch(() => undefined);
+  }
+
+  private requireState(): BookState {
+    if (!this.state) throw new Error('the book state is not loaded yet');
+    return this.state;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+const encoder = new TextEncoder();
+
+function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModified: boolean } {
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome;
+    case 'gone':
+      throw new UpstreamFault(`${what}: 410 Gone`);
+    case 'unavailable':
+      throw new UpstreamFault(`${what}: HTTP ${outcome.status}`);
+    case 'fault':
+      throw new UpstreamFault(outcome.error);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

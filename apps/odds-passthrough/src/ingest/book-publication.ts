@@ -1,0 +1,101 @@
+import type { StoredMarket, StoredMatch } from '../book/book-replica';
+import type { BookWrite } from '../book/book-store';
+import { type CatalogMessage, serializeUpdateFrame, type SportLeagues } from '../book/book-wire';
+import type { BookDiff, BookState } from '../book/domain';
+import type { Selection } from '../book/domain/selection';
+
+/** NATS payloads of one diff, in the order they must go out. */
+export interface BookPublication {
+  /** Catalog messages first, so replicas know a match before its first frame and its removal before its last. */
+  readonly catalog: readonly CatalogMessage[];
+  readonly frames: readonly { readonly sportId: number; readonly matchId: number; readonly frame: string }[];
+  readonly write: BookWrite;
+}
+
+/** Most matches per catalog message, well under NATS's default 1 MB payload limit. */
+const CATALOG_CHUNK = 500;
+
+/**
+ * Turns what one poll changed into the rows to persist and the messages to
+ * publish. Pure and proportional to the diff: each frame is serialised once.
+ */
+export function buildPublication(state: BookState, diff: BookDiff): BookPublication | undefined {
+  const empty =
+    diff.changes.length === 0 &&
+    diff.matches.length === 0 &&
+    diff.removedMatches.length === 0 &&
+    !diff.sportsChanged &&
+    diff.leaguesChanged.length === 0;
+  if (empty) return undefined;
+
+  const sports = diff.sportsChanged ? state.sports() : undefined;
+  const leagues: SportLeagues[] = diff.leaguesChanged.map((sportId) => ({
+    sport_id: sportId,
+    leagues: state.leagues(sportId),
+  }));
+  const removedMatches = diff.removedMatches.map((match) => match.id);
+  const removedSet = new Set(removedMatches);
+
+  const matchRows = new Map<number, StoredMatch>();
+  for (const info of diff.matches) matchRows.set(info.id, { info, ts: 0 });
+  const markets: StoredMarket[] = [];
+  const removedMarkets: { matchId: number; marketKey: string }[] = [];
+  const frames: BookPublication['frames'][number][] = [];
+  for (const change of diff.changes) {
+    frames.push({
+      sportId: change.sportId,
+      matchId: change.matchId,
+      frame: serializeUpdateFrame(
+        change.matchId,
+        change.sportId,
+        change.ts,
+        change.selections,
+        change.removedMarketKeys,
+      ),
+    });
+    if (removedSet.has(change.matchId)) continue;
+    const info = matchRows.get(change.matchId)?.info ?? state.match(change.matchId);
+    if (info) matchRows.set(change.matchId, { info, ts: change.ts });
+    for (const [marketKey, selections] of groupByMarket(change.selections)) {
+      markets.push({ matchId: change.matchId, marketKey, version: selections[0].version, selections });
+    }
+    for (const marketKey of change.removedMarketKeys)
+      removedMarkets.push({ matchId: change.matchId, marketKey });
+  }
+
+  const catalog: CatalogMessage[] = [];
+  if (sports || leagues.length > 0 || removedMatches.length > 0) {
+    catalog.push({
+      ...(sports ? { sports } : {}),
+      ...(leagues.length > 0 ? { leagues } : {}),
+      ...(removedMatches.length > 0 ? { removed_matches: removedMatches } : {}),
+    });
+  }
+  const changedMatches = diff.matches;
+  for (let start = 0; start < changedMatches.length; start += CATALOG_CHUNK) {
+    catalog.push({ matches: changedMatches.slice(start, start + CATALOG_CHUNK) });
+  }
+
+  return {
+    catalog,
+    frames,
+    write: {
+      sports,
+      leagues,
+      matches: [...matchRows.values()],
+      removedMatches,
+      markets,
+      removedMarkets,
+    },
+  };
+}
+
+function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {
+  const groups = new Map<string, Selection[]>();
+  for (const selection of selections) {
+    const group = groups.get(selection.market_key);
+    if (group) group.push(selection);
+    else groups.set(selection.market_key, [selection]);
+  }
+  return groups;
+}

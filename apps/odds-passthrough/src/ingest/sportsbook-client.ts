@@ -1,0 +1,80 @@
+import type { ParseResult } from './upstream';
+
+/** The outcome of one upstream request; a fault never throws. */
+export type FetchOutcome<T> =
+  | { readonly kind: 'ok'; readonly value: T; readonly notModified: boolean }
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'unavailable'; readonly status: number }
+  | { readonly kind: 'fault'; readonly error: string };
+
+interface Cached {
+  readonly etag: string;
+  readonly value: unknown;
+}
+
+/**
+ * HTTP access to one sportsbook. Remembers the ETag and parsed body of each
+ * list it read, sends If-None-Match and turns a 304 into the remembered value,
+ * so an unchanged list costs neither parsing nor diffing upstream of the state.
+ */
+export class SportsbookClient {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async get<T>(path: string, parse: (body: unknown) => ParseResult<T>): Promise<FetchOutcome<T>> {
+    const cached = this.cache.get(path);
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
+        headers: cached
+          ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
+          : { Accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
+    }
+    if (response.status === 304 && cached) {
+      await response.body?.cancel();
+      return { kind: 'ok', value: cached.value as T, notModified: true };
+    }
+    if (response.status === 410) {
+      await response.body?.cancel();
+      return { kind: 'gone' };
+    }
+    if (response.status === 503 || response.status === 404) {
+      await response.body?.cancel();
+      return { kind: 'unavailable', status: response.status };
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { kind: 'fault', error: `GET ${path}: HTTP ${response.status}` };
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch (error) {
+      return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
+    }
+    const parsed = parse(body);
+    if (!parsed.ok) return { kind: 'fault', error: `GET ${path}: ${parsed.error}` };
+    const etag = response.headers.get('etag');
+    if (etag) this.cache.set(path, { etag, value: parsed.value });
+    else this.cache.delete(path);
+    return { kind: 'ok', value: parsed.value, notModified: false };
+  }
+
+  /** Forgets remembered bodies, so the next full load reads everything afresh. */
+  forget(): void {
+    this.cache.clear();
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.name === 'TimeoutError' ? 'timed out' : error.message;
+  return String(error);
+}

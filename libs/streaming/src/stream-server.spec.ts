@@ -1,0 +1,152 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HttpAdapterHost } from '@nestjs/core';
+import WebSocket from 'ws';
+import type { StreamConnection } from './stream-connection';
+import { StreamServer } from './stream-server';
+
+interface Opened {
+  readonly socket: WebSocket;
+  readonly messages: string[];
+}
+
+function open(url: string, options?: WebSocket.ClientOptions): Promise<Opened> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, options);
+    const messages: string[] = [];
+    socket.on('message', (data: Buffer) => messages.push(data.toString()));
+    socket.once('open', () => resolve({ socket, messages }));
+    socket.once('error', reject);
+  });
+}
+
+function refused(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once('open', () => reject(new Error('the handshake was accepted')));
+    socket.once('error', () => undefined);
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+  });
+}
+
+function closed(socket: WebSocket): Promise<number> {
+  return new Promise((resolve) => socket.once('close', (code) => resolve(code)));
+}
+
+describe('StreamServer', () => {
+  let http: Server;
+  let server: StreamServer;
+  let base: string;
+  const accepted: StreamConnection<string>[] = [];
+
+  beforeEach(async () => {
+    http = createServer((_request, response) => response.end('plain http'));
+    server = new StreamServer({ httpAdapter: { getHttpServer: () => http } } as unknown as HttpAdapterHost, {
+      shutdownGraceMs: 500,
+    });
+    server.register<string, unknown>({
+      path: '/v1/stream',
+      authenticate: (request) =>
+        request.headers['x-api-key'] === 'good'
+          ? Promise.resolve('principal-1')
+          : Promise.reject(new Error('no key')),
+      reject: () => ({ status: 401, body: { detail: 'invalid or inactive API key' } }),
+      accept: (connection) => {
+        accepted.push(connection);
+        connection.onMessage((text) => connection.sendText(`echo:${text}`));
+      },
+    });
+    server.register<string, unknown>({
+      path: '/v1/flood',
+      authenticate: () => Promise.resolve('principal-2'),
+      reject: () => ({ status: 500, body: {} }),
+      accept: (connection) => accepted.push(connection),
+      limits: { highWaterBytes: 64 * 1024, maxQueuedBytes: 256 * 1024 },
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    base = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => {
+    accepted.length = 0;
+    await server.beforeApplicationShutdown();
+    server.onApplicationShutdown();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  it('answers a failed handshake with the endpoint status and JSON body, without upgrading', async () => {
+    await expect(refused(`${base}/v1/stream`)).resolves.toEqual({
+      status: 401,
+      body: '{"detail":"invalid or inactive API key"}',
+    });
+    expect(accepted).toHaveLength(0);
+  });
+
+  it('answers 404 for a path with no endpoint', async () => {
+    await expect(refused(`${base}/v1/elsewhere`)).resolves.toMatchObject({ status: 404 });
+  });
+
+  it('hands an authenticated client to the endpoint with its principal, whatever the query string', async () => {
+    const client = await open(`${base}/v1/stream?x=1`, { headers: { 'x-api-key': 'good' } });
+    client.socket.send('hello');
+    await waitUntil(() => client.messages.length > 0);
+    expect(client.messages).toEqual(['echo:hello']);
+    expect(accepted[0].principal).toBe('principal-1');
+    expect(server.connectionCount).toBe(1);
+    client.socket.close();
+  });
+
+  it('closes every client with 1001 at shutdown', async () => {
+    const first = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
+    const second = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
+    const codes = Promise.all([closed(first.socket), closed(second.socket)]);
+    await server.beforeApplicationShutdown();
+    await expect(codes).resolves.toEqual([1001, 1001]);
+    expect(server.connectionCount).toBe(0);
+  });
+
+  it('closes a client that stops reading with 1013 once even the conflated queue is full', async () => {
+    const client = await open(`${base}/v1/flood`);
+    const code = closed(client.socket);
+    (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    await waitUntil(() => accepted.length === 1);
+    const chunk = Buffer.alloc(100 * 1024, 'x');
+    let kept = 0;
+    // Distinct frames cannot conflate; the socket's own buffer fills first, then the queue.
+    for (let i = 0; i < 400 && accepted[0].send({ data: chunk }); i += 1) kept += 1;
+    expect(kept).toBeLessThan(400);
+    (client.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await expect(code).resolves.toBe(1013);
+  });
+
+  it('cuts off a peer that leaves two pings unanswered, and keeps one that answers', async () => {
+    const silent = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' }, autoPong: false });
+    const lively = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
+    const silentClosed = closed(silent.socket);
+    let pongs = 0;
+    for (const connection of accepted)
+      (connection as unknown as { socket: WebSocket }).socket.on('pong', () => (pongs += 1));
+    server.sweep();
+    await waitUntil(() => pongs === 1);
+    server.sweep();
+    await waitUntil(() => pongs === 2);
+    expect(server.connectionCount).toBe(2);
+    server.sweep();
+    await silentClosed;
+    await waitUntil(() => server.connectionCount === 1);
+    expect(lively.socket.readyState).toBe(WebSocket.OPEN);
+    lively.socket.close();
+  });
+});
+
+async function waitUntil(check: () => boolean, timeoutMs = 2000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

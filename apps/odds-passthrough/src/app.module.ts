@@ -14,6 +14,7 @@ import { oddsSettingsFromEnv } from './config/odds-config';
 import { OddsEnv } from './config/odds.env';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
+import { StreamModule } from './stream/stream.module';
 
 /**
  * Built by a function rather than at import time, so the environment is read
@@ -37,6 +38,7 @@ export class AppModule {
         HealthModule,
         BookModule.forRoot(books),
         ...(serves ? [CatalogModule.forBooks(books)] : []),
+        ...(serves ? [StreamModule] : []),
         ...(ingests ? [IngestModule] : []),
       ],
       providers: [

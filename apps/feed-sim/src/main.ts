@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FeedSimModule } from './feed-sim.module';
+import { ConfigService } from '@nestjs/config';
+import { createFeedSimApp } from './bootstrap';
+import type { SimEnv } from './config/sim.env';
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(FeedSimModule);
-  const port = Number(process.env.SIM_PORT ?? 4000);
-  app.enableShutdownHooks();
+  const app = await createFeedSimApp();
+  const port = app.get<ConfigService<SimEnv, true>>(ConfigService).get('SIM_PORT', { infer: true });
   await app.listen(port);
-  Logger.log(`feed-sim listening on port ${port}`, 'Bootstrap');
+  Logger.log(
+    `feed-sim listening on port ${port}: livescores at http://127.0.0.1:${port} ` +
+      `(WebSocket /live), sportsbook at http://127.0.0.1:${port}/book`,
+    'Bootstrap',
+  );
 }
 
 main().catch((error: unknown) => {

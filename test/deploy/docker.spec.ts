@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -158,6 +168,63 @@ describe('Dockerfile', () => {
 
     const healthcheck = /\bCMD\s+(\[.*\])$/.exec(one(runtimeStage, 'HEALTHCHECK'))!;
     expect(execForm(healthcheck[1])).toEqual(['node', imagePathOf(runtimeStage, 'docker/healthcheck.js')]);
+  });
+});
+
+/** Source files that end up in a bundle: everything under apps/ and libs/ but tests. */
+function bundledSources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return bundledSources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** Packages a file loads at run time (type-only imports vanish in the bundle). */
+function runtimePackages(source: string): string[] {
+  const specifiers = [
+    ...source.matchAll(/^\s*import\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'([^']+)'/gm),
+    ...source.matchAll(/^\s*export\s+(?!type\s)[^'";]*?\sfrom\s+'([^']+)'/gm),
+    ...source.matchAll(/\b(?:require|import)\(\s*'([^']+)'\s*\)/g),
+  ].map((match) => match[1]);
+  return specifiers
+    .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('@app/'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
+}
+
+describe('production dependencies', () => {
+  it('include every package the bundles load, since the runtime stage installs only those', () => {
+    const manifest = JSON.parse(readRepoFile('package.json')) as { dependencies: Record<string, string> };
+    const builtins = new Set(builtinModules);
+    const missing = ['apps', 'libs']
+      .flatMap(bundledSources)
+      .flatMap((file) => runtimePackages(readRepoFile(file)).map((name) => ({ file, name })))
+      .filter(
+        ({ name }) => !name.startsWith('node:') && !builtins.has(name) && !(name in manifest.dependencies),
+      );
+    expect(missing).toEqual([]);
+  });
+
+  it('recognise what a bundle would load', () => {
+    const sample = [
+      "import type { Response } from 'express';",
+      "import { Controller } from '@nestjs/common';",
+      "import 'reflect-metadata';",
+      "export { Registry } from 'prom-client';",
+      "const pg = require('pg');",
+      "import { x } from './local';",
+    ].join('\n');
+    expect(runtimePackages(sample).sort()).toEqual([
+      '@nestjs/common',
+      'pg',
+      'prom-client',
+      'reflect-metadata',
+    ]);
   });
 });
 

@@ -11,6 +11,7 @@ import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
 import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
+import { IngestModule } from './ingest/ingest.module';
 import { LiveModule } from './live/live.module';
 import { ResultsModule } from './results/results.module';
 import { StreamModule } from './stream/stream.module';
@@ -38,6 +39,7 @@ export class AppModule {
         ResultsModule,
         StreamModule,
         TeamsModule,
+        IngestModule,
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },

@@ -1,0 +1,103 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NatsClient, Subjects } from '@app/messaging';
+import type { FixturesEnv } from '../config/fixtures.env';
+import { CatalogPoller } from './catalog-poller.service';
+import { CatalogStore } from './catalog-store';
+import { KitResolver } from './kit-resolver.service';
+import { LiveFeed } from './live-feed';
+import { LiveIngestService } from './live-ingest.service';
+import { describeFault, LivescoresClient } from './livescores-client';
+import { MatchRegistry } from './match-registry';
+
+/**
+ * Runs the ingest side in ROLE `ingest` or `all`: the catalog poll loop, the
+ * live feed and kit resolution. In ROLE `api` it stays idle.
+ */
+@Injectable()
+export class IngestService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(IngestService.name);
+  private feed?: LiveFeed;
+  private pollTimer?: NodeJS.Timeout;
+  private unsubscribeKits?: () => void;
+  private faultyPolls = 0;
+  private stopped = false;
+  private polls = 0;
+
+  constructor(
+    private readonly config: ConfigService<FixturesEnv, true>,
+    private readonly client: LivescoresClient,
+    private readonly poller: CatalogPoller,
+    private readonly store: CatalogStore,
+    private readonly registry: MatchRegistry,
+    private readonly live: LiveIngestService,
+    private readonly kits: KitResolver,
+    private readonly nats: NatsClient,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.get('ROLE', { infer: true }) !== 'api';
+  }
+
+  /** Completed catalog polls, clean or not (tests wait on it). */
+  get completedPolls(): number {
+    return this.polls;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.enabled) return;
+    try {
+      await this.registry.reload();
+    } catch (error) {
+      this.logger.warn(`Could not read the stored catalog yet: ${describeFault(error)}`);
+    }
+    this.unsubscribeKits = this.nats.subscribe(Subjects.fixturesKitsWanted, (event) =>
+      this.onKitsWanted(event),
+    );
+    this.feed = new LiveFeed(this.client.liveUrl, {
+      onConnected: () => this.live.resetSequences(),
+      onEnvelope: (envelope) => this.live.receive(envelope),
+    });
+    this.feed.start();
+    void this.pollLoop();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    this.feed?.stop();
+    this.unsubscribeKits?.();
+  }
+
+  private async pollLoop(): Promise<void> {
+    if (this.stopped) return;
+    const { faults } = await this.poller.pollOnce();
+    this.faultyPolls = faults.length === 0 ? 0 : this.faultyPolls + 1;
+    try {
+      await this.registry.reload();
+      this.live.applyHeld();
+      this.kits.enqueue(await this.store.unresolvedKits());
+    } catch (error) {
+      this.faultyPolls = Math.max(this.faultyPolls, 1);
+      this.logger.warn(`After the catalog poll: ${describeFault(error)}`);
+    }
+    this.polls++;
+    if (this.stopped) return;
+    const interval = this.config.get('FIXTURES_CATALOG_POLL_MS', { infer: true });
+    this.pollTimer = setTimeout(
+      () => void this.pollLoop(),
+      CatalogPoller.nextDelay(interval, this.faultyPolls),
+    );
+    this.pollTimer.unref();
+  }
+
+  private onKitsWanted(event: unknown): void {
+    const teamIds = (event as { teamIds?: unknown } | null)?.teamIds;
+    if (!Array.isArray(teamIds)) return;
+    const ids = teamIds.filter((id): id is string => typeof id === 'string').slice(0, 1000);
+    this.store.teamsByIds(ids).then(
+      (teams) => this.kits.enqueue(teams),
+      (error: unknown) => this.logger.warn(`Kits wanted: ${describeFault(error)}`),
+    );
+  }
+}

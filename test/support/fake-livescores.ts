@@ -161,7 +161,9 @@ export class FakeLivescores {
 
   /**
    * Sends a state to every live client as the next message for `statId`
-   * (seq grows by one unless given) and keeps it as the current state.
+   * (seq grows by one unless given) and keeps it as the current state, which
+   * every new connection receives first (a given lower seq models a provider
+   * that restarted its counters).
    */
   push(statId: string, state: object, options: { seq?: number; sentAt?: string } = {}): LiveEnvelope {
     const seq = options.seq ?? (this.seqs.get(statId) ?? 0) + 1;
@@ -172,8 +174,7 @@ export class FakeLivescores {
       sent_at: options.sentAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       state,
     };
-    const current = this.latest.get(statId);
-    if (!current || current.seq <= seq) this.latest.set(statId, envelope);
+    this.latest.set(statId, envelope);
     this.broadcast(JSON.stringify(envelope));
     return envelope;
   }

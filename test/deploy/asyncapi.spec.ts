@@ -26,13 +26,14 @@ interface Document {
   operations: Record<string, { action: 'send' | 'receive'; messages: Message[] }>;
 }
 
-async function load(path: string) {
+async function load(path: string): Promise<{ problems: string[]; json: Document | undefined }> {
   const { document, diagnostics } = await new Parser().parse(readRepoFile(path));
   const problems = diagnostics
     // Errors (0) and warnings (1) count; information and hints do not.
     .filter((d) => Number(d.severity) <= 1)
     .map((d) => `${String(d.code)}: ${d.message} at ${d.path.join('.')}`);
-  return { problems, json: document?.json() };
+  const json: unknown = document?.json();
+  return { problems, json: json as Document | undefined };
 }
 
 /** Message name to payload schema, for the messages the service receives or sends. */

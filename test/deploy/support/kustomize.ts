@@ -6,7 +6,12 @@ import { parse, parseAllDocuments } from 'yaml';
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
@@ -192,26 +197,26 @@ function applyJsonPatch(document: object, operation: JsonPatchOperation, file: s
   }
   if (typeof parent !== 'object' || parent === null)
     throw new Error(`${file}: bad patch path "${operation.path}"`);
-  const container = parent as Record<string, unknown> & unknown[];
   const value = structuredClone(operation.value);
 
-  if (Array.isArray(container)) {
-    const index = last === '-' ? container.length : Number(last);
-    if (!Number.isInteger(index) || index < 0 || index > container.length) {
+  if (Array.isArray(parent)) {
+    const list = parent as unknown[];
+    const index = last === '-' ? list.length : Number(last);
+    if (!Number.isInteger(index) || index < 0 || index > list.length) {
       throw new Error(`${file}: patch index "${operation.path}" out of range`);
     }
-    if (operation.op === 'add') container.splice(index, 0, value);
-    else if (index >= container.length)
-      throw new Error(`${file}: patch path "${operation.path}" does not exist`);
-    else if (operation.op === 'replace') container[index] = value;
-    else if (operation.op === 'remove') container.splice(index, 1);
+    if (operation.op === 'add') list.splice(index, 0, value);
+    else if (index >= list.length) throw new Error(`${file}: patch path "${operation.path}" does not exist`);
+    else if (operation.op === 'replace') list[index] = value;
+    else if (operation.op === 'remove') list.splice(index, 1);
     else throw new Error(`${file}: patch op "${operation.op}" is not rendered by this test`);
     return;
   }
-  if (operation.op === 'add') container[last] = value;
-  else if (!(last in container)) throw new Error(`${file}: patch path "${operation.path}" does not exist`);
-  else if (operation.op === 'replace') container[last] = value;
-  else if (operation.op === 'remove') delete container[last];
+  const map = parent as Record<string, unknown>;
+  if (operation.op === 'add') map[last] = value;
+  else if (!(last in map)) throw new Error(`${file}: patch path "${operation.path}" does not exist`);
+  else if (operation.op === 'replace') map[last] = value;
+  else if (operation.op === 'remove') delete map[last];
   else throw new Error(`${file}: patch op "${operation.op}" is not rendered by this test`);
 }
 

@@ -8,9 +8,14 @@ const { readFileSync } = require('node:fs');
 
 const TIMEOUT_MS = 2500;
 
-/** The program a node command line runs, from the bundle path the entrypoint executes. */
+/**
+ * The program a command line runs: the bundle the entrypoint executes, or,
+ * under an init process (`docker run --init`, compose `init: true`), the
+ * entrypoint's own argument.
+ */
 function programOf(argv) {
-  for (const arg of argv) {
+  for (const [index, arg] of argv.entries()) {
+    if (arg.endsWith('/entrypoint.sh')) return argv[index + 1];
     const app = /dist\/apps\/([a-z-]+)\/main\.js$/.exec(arg);
     if (app) return app[1];
     if (/dist\/libs\/database\/migrate\/main\.js$/.test(arg)) return 'migrate';

@@ -301,6 +301,9 @@ describe('docker/healthcheck.js', () => {
     for (const [program, bundle] of Object.entries(buildOutputs())) {
       expect(healthcheck.programOf(['node', bundle, '--x'])).toBe(program);
     }
+    expect(
+      healthcheck.programOf(['/sbin/docker-init', '--', '/app/docker/entrypoint.sh', 'odds-passthrough']),
+    ).toBe('odds-passthrough');
     expect(healthcheck.programOf(['/bin/sh'])).toBeUndefined();
   });
 

@@ -17,9 +17,16 @@ export interface KitsWantedEvent {
   readonly teamIds: readonly string[];
 }
 
+/** The fixtures ingest changed catalog rows; api replicas drop their cached list answers. */
+export interface CatalogChangedEvent {
+  /** ISO time of the change, for logs. */
+  readonly at: string;
+}
+
 export interface SubjectPayloads {
   'auth.keys.changed': KeysChangedEvent;
   'fixtures.kits.wanted': KitsWantedEvent;
+  'fixtures.catalog.changed': CatalogChangedEvent;
 }
 
 export type Subject = keyof SubjectPayloads;
@@ -27,6 +34,7 @@ export type Subject = keyof SubjectPayloads;
 export const Subjects = {
   authKeysChanged: 'auth.keys.changed',
   fixturesKitsWanted: 'fixtures.kits.wanted',
+  fixturesCatalogChanged: 'fixtures.catalog.changed',
 } as const satisfies Record<string, Subject>;
 
 /**

@@ -77,26 +77,36 @@ export interface MarketsDelta {
   readonly withdrawn: readonly UpstreamWithdrawn[];
 }
 
+/*
+ * Held objects are created with every field present, so all of them share one hidden
+ * class and the hot loops over 100,000 markets stay monomorphic.
+ */
 interface HeldMarket {
   readonly bookKey: string;
   readonly match: HeldMatch;
   wire: UpstreamMarket;
+  /** `wire.version`, kept here so the no-change path does not touch the old wire object. */
+  bookVersion: number;
   /** What clients were last told; undefined until first published. */
-  published?: ResolvedMarket;
+  published: ResolvedMarket | undefined;
   locked: boolean;
   version: number;
   selections: Selection[];
   seenGen: number;
+  /** Set once withdrawn, so a stale entry of `HeldMatch.listed` is never matched. */
+  removed: boolean;
   /** The cutoff this market waits for in the queue, while it is unlocked. */
-  queuedAt?: number;
+  queuedAt: number | undefined;
 }
 
 interface HeldMatch {
   readonly id: number;
   sportId: number;
   /** Undefined for a match only known from the seed, until the book lists it again. */
-  matchup?: UpstreamMatchup;
-  published?: PublicMatch;
+  matchup: UpstreamMatchup | undefined;
+  /** The matchup as the book last sent it, serialised, to see whether a re-listing changed it. */
+  matchupJson: string | undefined;
+  published: PublicMatch | undefined;
   ts: number;
   /** By the book's own key. */
   readonly markets: Map<string, HeldMarket>;
@@ -107,6 +117,15 @@ interface HeldMatch {
   /** Seeded markets not yet seen again since the restart. */
   readonly seeded: Map<string, SeedMarket>;
   seenGen: number;
+  /**
+   * Markets in the order of the last full listing. The book lists in a stable order, so the
+   * next full poll is matched by position, and the keyed map is only asked on a miss.
+   */
+  listed: HeldMarket[];
+  /** The listing being read by the current full poll, and where it is in `listed`. */
+  listing: HeldMarket[];
+  listingGen: number;
+  cursor: number;
 }
 
 interface MatchPass {
@@ -338,7 +357,7 @@ export class BookState {
     const pass = this.beginPass();
     for (const market of this.cutoffs.takeDue(now)) {
       market.queuedAt = undefined;
-      if (market.match.markets.get(market.bookKey) === market) this.markDirty(pass, market);
+      if (!market.removed) this.markDirty(pass, market);
     }
     return this.commit(pass, now);
   }
@@ -374,12 +393,19 @@ export class BookState {
     const held: HeldMatch = {
       id,
       sportId,
+      matchup: undefined,
+      matchupJson: undefined,
+      published: undefined,
       ts: 0,
       markets: new Map(),
       byKey: new Map(),
       versions: new Map(),
       seeded: new Map(),
       seenGen: 0,
+      listed: [],
+      listing: [],
+      listingGen: 0,
+      cursor: 0,
     };
     this.heldMatches.set(id, held);
     let set = this.sportMatches.get(sportId);
@@ -426,10 +452,11 @@ export class BookState {
         this.moveSport(held, sportId);
       }
       held.seenGen = gen;
-      const before = held.matchup;
-      const wasSeedOnly = before === undefined;
-      if (before === undefined || JSON.stringify(before) !== JSON.stringify(matchup)) {
+      const wasSeedOnly = held.matchup === undefined;
+      const json = JSON.stringify(matchup);
+      if (held.matchupJson !== json) {
         held.matchup = matchup;
+        held.matchupJson = json;
         const p = this.passOf(pass, held);
         p.fieldsDirty = true;
         for (const market of held.markets.values()) p.dirty.add(market);
@@ -450,6 +477,7 @@ export class BookState {
     for (const wire of waiting.values()) this.upsertMarket(sportId, wire, pass);
   }
 
+  /** The hot path of a full poll: most markets are matched by position and skipped by version. */
   private loadMarkets(
     sportId: number,
     markets: readonly UpstreamMarket[],
@@ -457,13 +485,38 @@ export class BookState {
   ): void {
     const gen = this.generation;
     this.pending.delete(sportId);
+    let held: HeldMatch | undefined;
     for (const wire of markets) {
-      const market = this.upsertMarket(sportId, wire, pass);
-      if (market) market.seenGen = gen;
+      if (held?.id !== wire.matchup_id) {
+        held = this.heldMatches.get(wire.matchup_id);
+        if (held !== undefined && held.listingGen !== gen) {
+          held.listingGen = gen;
+          held.cursor = 0;
+          held.listing = [];
+        }
+      }
+      if (held?.matchup === undefined) {
+        this.upsertMarket(sportId, wire, pass);
+        continue;
+      }
+      const guess = held.listed[held.cursor++];
+      const market =
+        guess !== undefined && !guess.removed && guess.bookKey === wire.key
+          ? this.refreshMarket(guess, wire, pass)
+          : this.upsertMarket(sportId, wire, pass);
+      if (market === undefined || market.seenGen === gen) continue;
+      market.seenGen = gen;
+      held.listing.push(market);
     }
     for (const held of this.sportMatches.get(sportId) ?? []) {
-      for (const market of held.markets.values()) {
-        if (market.seenGen !== gen) this.removeMarket(pass, market);
+      const listed = held.listingGen === gen ? held.listing : [];
+      held.listed = listed;
+      held.listing = [];
+      // the listing holds each market seen once: as many as held means none went unlisted
+      if (listed.length !== held.markets.size) {
+        for (const market of held.markets.values()) {
+          if (market.seenGen !== gen) this.removeMarket(pass, market);
+        }
       }
       if (held.seeded.size > 0 && held.matchup !== undefined) this.dropUnlistedSeeds(held, pass);
     }
@@ -501,21 +554,35 @@ export class BookState {
       byMatchup.set(wire.key, wire);
       return undefined;
     }
-    let market = held.markets.get(wire.key);
-    if (!market) {
-      market = {
-        bookKey: wire.key,
-        match: held,
-        wire,
-        locked: true,
-        version: 0,
-        selections: [],
-        seenGen: 0,
-      };
-      held.markets.set(wire.key, market);
-      this.markDirty(pass, market);
-    } else if (market.wire.version !== wire.version) {
+    const market = held.markets.get(wire.key);
+    if (market) return this.refreshMarket(market, wire, pass);
+    const added: HeldMarket = {
+      bookKey: wire.key,
+      match: held,
+      wire,
+      bookVersion: wire.version,
+      locked: true,
+      version: 0,
+      selections: [],
+      seenGen: 0,
+      removed: false,
+      published: undefined,
+      queuedAt: undefined,
+    };
+    held.markets.set(wire.key, added);
+    this.markDirty(pass, added);
+    return added;
+  }
+
+  /** Diff by the book's version: an unchanged version is not resolved again. */
+  private refreshMarket(
+    market: HeldMarket,
+    wire: UpstreamMarket,
+    pass: Map<HeldMatch, MatchPass>,
+  ): HeldMarket {
+    if (market.bookVersion !== wire.version) {
       market.wire = wire;
+      market.bookVersion = wire.version;
       this.markDirty(pass, market);
     }
     return market;
@@ -524,6 +591,7 @@ export class BookState {
   private removeMarket(pass: Map<HeldMatch, MatchPass>, market: HeldMarket): void {
     const held = market.match;
     held.markets.delete(market.bookKey);
+    market.removed = true;
     this.unqueue(market);
     const p = this.passOf(pass, held);
     p.dirty.delete(market);

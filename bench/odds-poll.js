@@ -1,0 +1,187 @@
+// Cost of one sportsbook poll in the odds ingest's diff engine (BookState), with 100,000
+// markets listed: a full rebuild, a full poll in which nothing changed and one in which 1%
+// of the markets changed. Run from the repository root:
+//
+//   node --expose-gc bench/odds-poll.js [markets=100000] [runs=5]
+//
+// The domain is plain TypeScript, compiled on the fly by ts-node (transpile only). With
+// --expose-gc the heap is collected before each timed step, so a step does not pay for the
+// garbage of the one before.
+'use strict';
+
+const path = require('node:path');
+require('ts-node').register({
+  transpileOnly: true,
+  project: path.join(__dirname, '..', 'tsconfig.json'),
+});
+
+const { BookState } = require('../apps/odds-passthrough/src/book/domain');
+const { parseMarketsFull } = require('../apps/odds-passthrough/src/ingest/upstream');
+
+const SPORT = 29;
+const MARKETS_PER_MATCHUP = 40;
+const marketCount = Number(process.argv[2] ?? 100_000);
+const runs = Number(process.argv[3] ?? 5);
+const now = Date.parse('2026-11-21T12:00:00Z');
+
+function matchup(id) {
+  return {
+    id,
+    league_id: 1980 + (id % 20),
+    type: 'matchup',
+    parent_id: null,
+    is_live: false,
+    start_time: '2026-11-21T15:00:00Z',
+    version: 1,
+    participants: [
+      { id: id * 10 + 1, alignment: 'home', name: `Home ${id}` },
+      { id: id * 10 + 2, alignment: 'away', name: `Away ${id}` },
+    ],
+    periods: [
+      { number: 0, status: 'open', cutoff_at: '2026-11-21T15:00:00Z' },
+      { number: 1, status: 'open', cutoff_at: '2026-11-21T15:00:00Z' },
+    ],
+  };
+}
+
+/** A mix of the four market types with alternate lines, like a large book. */
+function market(matchupId, j, version, shift) {
+  const base = { matchup_id: matchupId, period: j % 2, is_alternate: j > 3, version };
+  const limits = [{ type: 'maxRiskStake', amount: 1000 + j }];
+  const line = (j >> 2) / 2 + 0.5;
+  switch (j % 4) {
+    case 0:
+      return {
+        ...base,
+        key: `s;${j % 2};m;${j}`,
+        type: 'moneyline',
+        limits,
+        prices: [
+          { designation: 'home', price: 150 + shift },
+          { designation: 'away', price: -170 - shift },
+          { designation: 'draw', price: 240 },
+        ],
+      };
+    case 1:
+      return {
+        ...base,
+        key: `s;${j % 2};s;-${line}`,
+        type: 'spread',
+        limits,
+        prices: [
+          { designation: 'home', points: -line, price: 110 + shift },
+          { designation: 'away', points: line, price: -130 - shift },
+        ],
+      };
+    case 2:
+      return {
+        ...base,
+        key: `s;${j % 2};ou;${line}`,
+        type: 'total',
+        limits,
+        prices: [
+          { designation: 'over', points: line, price: -110 - shift },
+          { designation: 'under', points: line, price: -110 },
+        ],
+      };
+    default:
+      return {
+        ...base,
+        key: `s;${j % 2};tt;${line};home`,
+        type: 'team_total',
+        side: 'home',
+        limits,
+        prices: [
+          { designation: 'over', points: line, price: 105 + shift },
+          { designation: 'under', points: line, price: -125 },
+        ],
+      };
+  }
+}
+
+function book(changedEvery) {
+  const matchups = [];
+  const markets = [];
+  for (let id = 1; markets.length < marketCount; id++) {
+    matchups.push(matchup(id));
+    for (let j = 0; j < MARKETS_PER_MATCHUP && markets.length < marketCount; j++) {
+      const changed = changedEvery > 0 && markets.length % changedEvery === 0;
+      markets.push(market(id, j, changed ? 2 : 1, changed ? 5 : 0));
+    }
+  }
+  return {
+    leagues: Array.from({ length: 20 }, (_, i) => ({ id: 1980 + i, name: `League ${i}` })),
+    matchups,
+    markets,
+  };
+}
+
+const collect = typeof global.gc === 'function' ? global.gc : () => undefined;
+
+/**
+ * CPU time of this process (user + system) rather than wall time: the figures then hold on
+ * a machine shared with other work, where wall time mostly measures waiting for a core.
+ */
+function time(fn) {
+  collect();
+  const start = process.cpuUsage();
+  const result = fn();
+  const used = process.cpuUsage(start);
+  return { ms: (used.user + used.system) / 1000, result };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function changedSelections(diff) {
+  return diff.changes.reduce((n, c) => n + c.selections.length, 0);
+}
+
+const unchanged = book(0);
+const onePercent = book(100);
+const labels = [
+  { number: 0, description: 'Match' },
+  { number: 1, description: '1st Half' },
+];
+const body = JSON.stringify({ last: 1, markets: unchanged.markets });
+
+const rebuild = [];
+const noChange = [];
+const partial = [];
+const parse = [];
+let selectionsOnePercent = 0;
+for (let run = 0; run < runs; run++) {
+  const state = new BookState('book');
+  state.applyLabels(SPORT, labels, now);
+  rebuild.push(time(() => state.applyFull(SPORT, unchanged, now)).ms);
+  const quiet = time(() => state.applyFull(SPORT, unchanged, now + 1000));
+  if (quiet.result.changes.length !== 0) throw new Error('a poll without changes reported changes');
+  noChange.push(quiet.ms);
+  const moved = time(() => state.applyFull(SPORT, onePercent, now + 2000));
+  selectionsOnePercent = changedSelections(moved.result);
+  partial.push(moved.ms);
+  parse.push(time(() => parseMarketsFull(JSON.parse(body))).ms);
+}
+
+const figures = {
+  rebuild: median(rebuild),
+  noChange: median(noChange),
+  onePercent: median(partial),
+  parse: median(parse),
+};
+const fmt = (ms) => `${ms.toFixed(1).padStart(8)} ms`;
+console.log(
+  `odds poll bench: ${marketCount} markets, ${unchanged.matchups.length} matchups, CPU time, median of ${runs} runs`,
+);
+console.log(`  full rebuild (empty state)      ${fmt(figures.rebuild)}`);
+console.log(
+  `  full poll, nothing changed      ${fmt(figures.noChange)}   ${(figures.noChange / figures.rebuild).toFixed(3)} of a rebuild`,
+);
+console.log(
+  `  full poll, 1% changed           ${fmt(figures.onePercent)}   ${(figures.onePercent / figures.rebuild).toFixed(3)} of a rebuild (${selectionsOnePercent} selections re-sent)`,
+);
+console.log(
+  `  for scale: JSON.parse + strict parse of the markets body ${fmt(figures.parse)} (${(body.length / 1e6).toFixed(1)} MB)`,
+);

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
+  DEFAULT_BOOK_PREFIX,
   FIXTURES_BASE_PATH,
   KNOWN_ENV,
   METRICS_ROUTES,
@@ -439,7 +440,7 @@ describe.each(Object.keys(RENDERINGS))('kustomize rendering %s', (rendering) => 
       }[];
     }>(ingress).rules.flatMap((rule) => rule.http.paths);
     expect(Object.fromEntries(paths.map((p) => [p.path, p.backend.service.name]))).toEqual({
-      '/v1/book': 'odds-passthrough',
+      [DEFAULT_BOOK_PREFIX]: 'odds-passthrough',
       [FIXTURES_BASE_PATH]: 'fixtures-live',
     });
     for (const path of paths) {

@@ -5,6 +5,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { FixturesEnv } from '../../../apps/fixtures-live/src/config/fixtures.env';
 import { HealthController as FixturesHealthController } from '../../../apps/fixtures-live/src/health/health.controller';
+import { resolveBooks } from '../../../apps/odds-passthrough/src/config/books';
 import { OddsEnv } from '../../../apps/odds-passthrough/src/config/odds.env';
 import { HealthController as OddsHealthController } from '../../../apps/odds-passthrough/src/health/health.controller';
 import { MetricsController } from '../../../libs/observability/src/metrics.controller';
@@ -68,6 +69,9 @@ export const SERVICES: readonly ServiceFacts[] = [
 ];
 
 export const FIXTURES_BASE_PATH = fixturesEnv.BASE_PATH;
+
+/** The sportsbook prefix odds-passthrough serves when BOOKS is not set. */
+export const DEFAULT_BOOK_PREFIX = resolveBooks(oddsEnv.BOOKS, oddsEnv.BOOK_UPSTREAM_URL)[0].prefix;
 
 /** The Prometheus route, served by both services outside any prefix. */
 export const METRICS_ROUTES = getRoutes(MetricsController, '');

@@ -22,7 +22,13 @@ export function runSubjectPrefix(): string {
 
 /** What every service process of this run needs to find PostgreSQL and NATS. */
 export function runServiceEnv(): Record<string, string> {
-  return { DATABASE_URL: runDatabaseUrl(), NATS_URL, NATS_SUBJECT_PREFIX: runSubjectPrefix() };
+  return {
+    DATABASE_URL: runDatabaseUrl(),
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: runSubjectPrefix(),
+    // Request logs would bury test output; tests that read logs ask for more.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+  };
 }
 
 /**

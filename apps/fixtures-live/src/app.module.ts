@@ -7,6 +7,7 @@ import { envValidator } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { DependencyHealthModule } from '@app/health';
 import { MessagingModule } from '@app/messaging';
+import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
 import { FixturesEnv } from './config/fixtures.env';
@@ -32,6 +33,8 @@ export class AppModule {
         DatabaseModule.forRoot({ applicationName: 'fixtures-live' }),
         MessagingModule.forRoot({ name: 'fixtures-live' }),
         DependencyHealthModule,
+        LoggingModule.forRoot(),
+        ObservabilityModule,
         AuthModule.forRoot(),
         HealthModule,
         CatalogModule,

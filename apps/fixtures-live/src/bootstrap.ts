@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import type { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { httpMetricsMiddleware, Metrics } from '@app/observability';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
 import { setupOpenApi } from './openapi';
@@ -10,13 +13,26 @@ import { setupOpenApi } from './openapi';
 export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const basePath = config.get('BASE_PATH', { infer: true });
-  app.setGlobalPrefix(basePath);
+  app.use(httpMetricsMiddleware(app.get(Metrics)));
+  app.setGlobalPrefix(basePath, { exclude: ['metrics'] });
   (app as NestExpressApplication).set('query parser', 'simple');
+  // Browsers (the live board, partners' dashboards) call the API from other origins with a key header.
+  app.enableCors({ exposedHeaders: ['X-Request-Id'] });
+  serveBoard(app as NestExpressApplication, config.get('BOARD_DIR', { infer: true }));
   setupOpenApi(app, basePath);
   app.enableShutdownHooks();
   return app;
 }
 
+/** The demo's live board: static files only, no key needed to load the page itself. */
+function serveBoard(app: NestExpressApplication, folder: string | undefined): void {
+  if (folder === undefined) return;
+  if (!existsSync(folder)) throw new Error(`BOARD_DIR ${folder} does not exist`);
+  app.useStaticAssets(folder, { prefix: '/board' });
+}
+
 export async function createFixturesApp(): Promise<INestApplication> {
-  return configureFixturesApp(await NestFactory.create(AppModule.forRoot()));
+  const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  return configureFixturesApp(app);
 }

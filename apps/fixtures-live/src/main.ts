@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { exitWithinOnSignal } from '@app/observability';
 import { createFixturesApp } from './bootstrap';
 import type { FixturesEnv } from './config/fixtures.env';
 
 async function main(): Promise<void> {
+  exitWithinOnSignal();
   const app = await createFixturesApp();
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const port = config.get('PORT', { infer: true });

@@ -7,6 +7,7 @@ import { envValidator } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { DependencyHealthModule } from '@app/health';
 import { MessagingModule } from '@app/messaging';
+import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { BookModule } from './book/book.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { OddsExceptionFilter } from './common/filters/odds-exception.filter';
@@ -34,6 +35,8 @@ export class AppModule {
         DatabaseModule.forRoot({ applicationName: 'odds-passthrough' }),
         MessagingModule.forRoot({ name: 'odds-passthrough' }),
         DependencyHealthModule,
+        LoggingModule.forRoot(),
+        ObservabilityModule,
         AuthModule.forRoot(),
         HealthModule,
         BookModule.forRoot(books),

@@ -1,13 +1,18 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { httpMetricsMiddleware, Metrics } from '@app/observability';
 import { AppModule } from './app.module';
 import { oddsSettingsFromEnv } from './config/odds-config';
 import { setUpBookDocs } from './docs/openapi';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
 export function configureOddsApp(app: INestApplication): INestApplication {
+  app.use(httpMetricsMiddleware(app.get(Metrics)));
   (app as NestExpressApplication).set('query parser', 'simple');
+  // Browsers (the live board, trading dashboards) call the API from other origins with a key header.
+  app.enableCors({ exposedHeaders: ['X-Request-Id'] });
   const { role, books } = oddsSettingsFromEnv();
   if (role !== 'ingest') setUpBookDocs(app, books);
   app.enableShutdownHooks();
@@ -15,5 +20,7 @@ export function configureOddsApp(app: INestApplication): INestApplication {
 }
 
 export async function createOddsApp(): Promise<INestApplication> {
-  return configureOddsApp(await NestFactory.create(AppModule.forRoot()));
+  const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  return configureOddsApp(app);
 }

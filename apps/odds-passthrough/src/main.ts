@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { exitWithinOnSignal } from '@app/observability';
 import { createOddsApp } from './bootstrap';
 import type { OddsEnv } from './config/odds.env';
 
 async function main(): Promise<void> {
+  exitWithinOnSignal();
   const app = await createOddsApp();
   const port = app.get<ConfigService<OddsEnv, true>>(ConfigService).get('PORT', { infer: true });
   await app.listen(port);

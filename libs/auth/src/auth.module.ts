@@ -18,6 +18,8 @@ export class AuthModule {
   static forRoot(): DynamicModule {
     return {
       module: AuthModule,
+      // One key registry per process, used by guards, streams and metrics alike.
+      global: true,
       imports: [TypeOrmModule.forFeature(AUTH_ENTITIES)],
       providers: [
         {

@@ -3,3 +3,4 @@ export * from './logging.module';
 export * from './metrics';
 export * from './metrics.controller';
 export * from './observability.module';
+export * from './shutdown-deadline';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestId } from './logging.module';
+import { isQuietPath, requestId } from './logging.module';
 
 function call(header?: string): { id: string; echoed: unknown } {
   let echoed: unknown;
@@ -18,5 +18,16 @@ describe('requestId', () => {
     expect(fresh.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(call('bad id\nwith newline').id).not.toContain('\n');
     expect(call('x'.repeat(65)).id).toHaveLength(36);
+  });
+});
+
+describe('isQuietPath', () => {
+  it('silences probes and scrapes only', () => {
+    expect(isQuietPath('/v1/health')).toBe(true);
+    expect(isQuietPath('/v1/health/ready?x=1')).toBe(true);
+    expect(isQuietPath('/healthz')).toBe(true);
+    expect(isQuietPath('/metrics/')).toBe(true);
+    expect(isQuietPath('/v1/sports')).toBe(false);
+    expect(isQuietPath('/v1/book/odds?match=1')).toBe(false);
   });
 });

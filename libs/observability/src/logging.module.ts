@@ -5,10 +5,8 @@ import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import { redactKeys } from '@app/auth';
 
-export interface LoggingOptions {
-  /** Paths (without query) never logged: probes and scrapes would drown the rest. */
-  readonly quietPaths: readonly string[];
-}
+/** Probes and scrapes are never logged: they would drown everything else. */
+const QUIET_SUFFIXES = ['/health', '/health/ready', '/healthz', '/readyz', '/metrics'];
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -20,9 +18,10 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-function pathOf(url: string | undefined): string {
-  const path = (url ?? '/').split('?')[0];
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+export function isQuietPath(url: string | undefined): boolean {
+  const raw = (url ?? '/').split('?')[0];
+  const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+  return QUIET_SUFFIXES.some((suffix) => path.endsWith(suffix));
 }
 
 /**
@@ -32,8 +31,7 @@ function pathOf(url: string | undefined): string {
  */
 @Module({})
 export class LoggingModule {
-  static forRoot(options: LoggingOptions): DynamicModule {
-    const quiet = new Set(options.quietPaths);
+  static forRoot(): DynamicModule {
     return {
       module: LoggingModule,
       imports: [
@@ -44,7 +42,7 @@ export class LoggingModule {
               level: config.get('LOG_LEVEL', { infer: true }),
               genReqId: requestId,
               quietReqLogger: true,
-              autoLogging: { ignore: (req: IncomingMessage) => quiet.has(pathOf(req.url)) },
+              autoLogging: { ignore: (req: IncomingMessage) => isQuietPath(req.url) },
               redact: {
                 paths: [
                   'req.headers["x-api-key"]',

@@ -1,4 +1,4 @@
-import { IsInt, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { IntegerEnv, ServiceEnv } from '@app/config';
 
 export class FixturesEnv extends ServiceEnv {
@@ -24,4 +24,10 @@ export class FixturesEnv extends ServiceEnv {
   @IsInt({ message: 'FIXTURES_CATALOG_POLL_MS must be an integer' })
   @Min(1000)
   FIXTURES_CATALOG_POLL_MS: number = 30000;
+
+  /** Folder of the live board's static files, served at /board when set (the demo sets it). */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'BOARD_DIR must name a folder when set' })
+  BOARD_DIR?: string;
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogReadCache } from './catalog-read-cache';
 import { LeagueEntity } from './league.entity';
 import { LeaguesController } from './leagues.controller';
 import { LeaguesService } from './leagues.service';
@@ -13,7 +14,7 @@ import { SportsService } from './sports.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SportEntity, LeagueEntity, MatchEntity])],
   controllers: [SportsController, LeaguesController, MatchesController],
-  providers: [SportsService, LeaguesService, MatchesService],
-  exports: [LeaguesService, MatchesService],
+  providers: [SportsService, LeaguesService, MatchesService, CatalogReadCache],
+  exports: [LeaguesService, MatchesService, CatalogReadCache],
 })
 export class CatalogModule {}

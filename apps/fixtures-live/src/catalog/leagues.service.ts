@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
+import { CatalogReadCache } from './catalog-read-cache';
 import type { LeagueDto } from './league.dto';
 
 /** Leagues with at least one match that is not finished and not hidden. */
@@ -12,10 +13,27 @@ const ACTIVE = `EXISTS (
 
 @Injectable()
 export class LeaguesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cache: CatalogReadCache,
+  ) {}
 
   /** One page of the sport's leagues by id; `activeOnly` keeps leagues with an unfinished match. */
-  async page(sportId: number, activeOnly: boolean, page: PageRequest): Promise<PageEnvelope<LeagueDto>> {
+  page(sportId: number, activeOnly: boolean, page: PageRequest): Promise<PageEnvelope<LeagueDto>> {
+    const key = `leagues:${sportId}:${activeOnly}:${page.limit}:${page.offset}`;
+    return this.cache.get(key, () => this.loadPage(sportId, activeOnly, page));
+  }
+
+  /** The sport of a league, or null when there is no such league. */
+  sportOf(leagueId: number): Promise<number | null> {
+    return this.cache.get(`league-sport:${leagueId}`, () => this.loadSportOf(leagueId));
+  }
+
+  private async loadPage(
+    sportId: number,
+    activeOnly: boolean,
+    page: PageRequest,
+  ): Promise<PageEnvelope<LeagueDto>> {
     const where = `l.sport_id = $1${activeOnly ? ` AND ${ACTIVE}` : ''}`;
     const [rows, counted] = await Promise.all([
       this.db.query<LeagueDto[]>(
@@ -30,8 +48,7 @@ export class LeaguesService {
     return pageEnvelope(rows, counted[0]?.total ?? 0, page.limit, page.offset);
   }
 
-  /** The sport of a league, or null when there is no such league. */
-  async sportOf(leagueId: number): Promise<number | null> {
+  private async loadSportOf(leagueId: number): Promise<number | null> {
     const rows = await this.db.query<Array<{ sport_id: number }>>(
       'SELECT sport_id FROM fixtures.leagues WHERE id = $1',
       [leagueId],

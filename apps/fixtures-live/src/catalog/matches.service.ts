@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
+import { CatalogReadCache } from './catalog-read-cache';
 import type { MatchDto } from './match.dto';
 
 export interface MatchFilter {
@@ -22,10 +23,31 @@ const COLUMNS = `m.id, m.home_team, m.away_team,
 
 @Injectable()
 export class MatchesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cache: CatalogReadCache,
+  ) {}
 
   /** One page of a league's visible matches by start time, then id. */
-  async page(filter: MatchFilter, page: PageRequest): Promise<PageEnvelope<MatchDto>> {
+  page(filter: MatchFilter, page: PageRequest): Promise<PageEnvelope<MatchDto>> {
+    const key = [
+      'matches',
+      filter.leagueId,
+      filter.statuses?.join(',') ?? '',
+      filter.startAfter?.toISOString() ?? '',
+      filter.startBefore?.toISOString() ?? '',
+      page.limit,
+      page.offset,
+    ].join(':');
+    return this.cache.get(key, () => this.loadPage(filter, page));
+  }
+
+  /** Every visible STARTED or CLOSE_OF_PLAY match of a sport, by start time, then id. */
+  live(sportId: number): Promise<MatchDto[]> {
+    return this.cache.get(`matches-live:${sportId}`, () => this.loadLive(sportId));
+  }
+
+  private async loadPage(filter: MatchFilter, page: PageRequest): Promise<PageEnvelope<MatchDto>> {
     const conditions = ['m.league_id = $1', 'NOT m.hidden'];
     const params: unknown[] = [filter.leagueId];
     if (filter.statuses) {
@@ -55,8 +77,7 @@ export class MatchesService {
     return pageEnvelope(rows, counted[0]?.total ?? 0, page.limit, page.offset);
   }
 
-  /** Every visible STARTED or CLOSE_OF_PLAY match of a sport, by start time, then id. */
-  live(sportId: number): Promise<MatchDto[]> {
+  private loadLive(sportId: number): Promise<MatchDto[]> {
     return this.db.query<MatchDto[]>(
       `SELECT ${COLUMNS} FROM fixtures.matches m
        WHERE m.sport_id = $1 AND NOT m.hidden AND m.status IN ('STARTED', 'CLOSE_OF_PLAY')

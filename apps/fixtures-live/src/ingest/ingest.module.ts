@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
 import { CatalogStore } from './catalog-store';
 import { IngestService } from './ingest.service';
@@ -12,6 +13,7 @@ import { MatchRegistry } from './match-registry';
 @Module({
   providers: [
     LivescoresClient,
+    CatalogChangeNotifier,
     CatalogStore,
     CatalogPoller,
     MatchRegistry,

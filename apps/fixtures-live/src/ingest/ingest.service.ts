@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { ConfigService } from '@nestjs/config';
 import { NatsClient, Subjects } from '@app/messaging';
 import type { FixturesEnv } from '../config/fixtures.env';
+import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
 import { CatalogStore } from './catalog-store';
 import { KitResolver } from './kit-resolver.service';
@@ -33,6 +34,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly live: LiveIngestService,
     private readonly kits: KitResolver,
     private readonly nats: NatsClient,
+    private readonly changes: CatalogChangeNotifier,
   ) {}
 
   get enabled(): boolean {
@@ -72,6 +74,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
   private async pollLoop(): Promise<void> {
     if (this.stopped) return;
     const { faults } = await this.poller.pollOnce();
+    this.changes.changed();
     this.faultyPolls = faults.length === 0 ? 0 : this.faultyPolls + 1;
     try {
       await this.registry.reload();

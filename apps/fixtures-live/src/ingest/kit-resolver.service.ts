@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { backoffDelay, type BackoffPolicy } from '@app/clock';
+import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogStore } from './catalog-store';
 import { describeFault, LivescoresClient } from './livescores-client';
 import { parseKit } from './upstream/livescores.parsers';
@@ -32,6 +33,7 @@ export class KitResolver implements OnApplicationShutdown {
   constructor(
     private readonly client: LivescoresClient,
     private readonly store: CatalogStore,
+    private readonly changes: CatalogChangeNotifier,
   ) {}
 
   enqueue(teams: readonly KitRequest[]): void {
@@ -67,6 +69,7 @@ export class KitResolver implements OnApplicationShutdown {
       const kit = await this.client.get(`/teams/${encodeURIComponent(team.provider_id)}/kit`, parseKit);
       if (kit) {
         await this.store.setKit(team.id, kit.url);
+        this.changes.changed();
         this.queued.delete(team.id);
         this.attempts.delete(team.id);
         return;

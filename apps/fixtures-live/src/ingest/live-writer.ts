@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
 import type { CatalogStatus } from '../live/domain';
+import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { describeFault } from './livescores-client';
 
 /** Everything one applied state changes in storage; JSON already serialised. */
@@ -35,7 +36,10 @@ export class LiveWriter implements OnApplicationShutdown {
   private readonly slots = new Map<number, MatchSlot>();
   private stopped = false;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly changes: CatalogChangeNotifier,
+  ) {}
 
   write(matchId: number, change: LiveWrite): void {
     let slot = this.slots.get(matchId);
@@ -66,6 +70,7 @@ export class LiveWriter implements OnApplicationShutdown {
     try {
       await this.store(matchId, change);
       slot.attempt = 0;
+      if (change.liveStatus) this.changes.changed();
     } catch (error) {
       slot.pending = merge(change, slot.pending);
       const delay = backoffDelay(slot.attempt++, DEFAULT_BACKOFF);

@@ -1,15 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { Clock } from '@app/clock';
 import { NatsClient, Subjects } from '@app/messaging';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
+import { CatalogReadCache } from '../catalog/catalog-read-cache';
 import type { TeamDto } from './team.dto';
+
+/** A team reported as unresolved is not reported again by this process within this window. */
+const REPORT_AGAIN_AFTER_MS = 5000;
 
 @Injectable()
 export class TeamsService {
+  private reported = new Set<string>();
+  private reportedSince = 0;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly nats: NatsClient,
+    private readonly cache: CatalogReadCache,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -18,6 +28,26 @@ export class TeamsService {
    * waits for the slow kit endpoint.
    */
   async page(leagueId: number, page: PageRequest): Promise<PageEnvelope<TeamDto>> {
+    const answer = await this.cache.get(`teams:${leagueId}:${page.limit}:${page.offset}`, () =>
+      this.loadPage(leagueId, page),
+    );
+    this.reportUnresolved(answer.items);
+    return answer;
+  }
+
+  private reportUnresolved(teams: readonly TeamDto[]): void {
+    const now = this.clock.now();
+    if (now - this.reportedSince >= REPORT_AGAIN_AFTER_MS || now < this.reportedSince) {
+      this.reported = new Set();
+      this.reportedSince = now;
+    }
+    const unresolved = teams.filter((team) => team.silk_url === '' && !this.reported.has(team.id));
+    if (unresolved.length === 0) return;
+    for (const team of unresolved) this.reported.add(team.id);
+    this.nats.publish(Subjects.fixturesKitsWanted, { teamIds: unresolved.map((team) => team.id) });
+  }
+
+  private async loadPage(leagueId: number, page: PageRequest): Promise<PageEnvelope<TeamDto>> {
     const [rows, counted] = await Promise.all([
       this.db.query<TeamDto[]>(
         `SELECT t.id, t.name, t.silk_url FROM fixtures.league_teams lt
@@ -30,8 +60,6 @@ export class TeamsService {
         [leagueId],
       ),
     ]);
-    const unresolved = rows.filter((team) => team.silk_url === '').map((team) => team.id);
-    if (unresolved.length > 0) this.nats.publish(Subjects.fixturesKitsWanted, { teamIds: unresolved });
     return pageEnvelope(rows, counted[0]?.total ?? 0, page.limit, page.offset);
   }
 }

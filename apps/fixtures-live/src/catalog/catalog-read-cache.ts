@@ -1,0 +1,37 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Clock } from '@app/clock';
+import { NatsClient, Subjects } from '@app/messaging';
+import { ReadCache } from './read-cache';
+
+/**
+ * How long a list answer may be served from memory when a change
+ * notification was lost; normally the ingest's NATS notice drops it first.
+ */
+const MAX_AGE_MS = 2000;
+const MAX_ENTRIES = 5000;
+
+/** The process's cache of catalog list answers, emptied on every catalog change notice. */
+@Injectable()
+export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
+  private readonly cache = new ReadCache(MAX_AGE_MS, MAX_ENTRIES);
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly nats: NatsClient,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.nats.subscribe(Subjects.fixturesCatalogChanged, () => this.cache.clear());
+    // Notices sent while the link was down are lost: start afresh after a reconnect.
+    this.nats.onReconnect(() => this.cache.clear());
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.cache.get(key, this.clock.now(), load);
+  }
+}

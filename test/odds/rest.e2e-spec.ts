@@ -2,8 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
-import { issueTestKey } from '../support/keys-cli';
 import { waitFor } from '../support/wait-for';
+import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { MATCH, SOCCER, SPECIAL, TENNIS, TENNIS_MATCH, seedBook } from './book-fixture';
 
 interface Selection {
@@ -23,6 +23,7 @@ interface Selection {
 /** Every REST route of the book, its error texts and the grant-enforcement table, against the real stack. */
 describe('odds REST /v1/book', () => {
   const book = new FakeSportsbook();
+  let stack: IsolatedStack;
   let app: INestApplication;
   let both: string;
   let soccerOnly: string;
@@ -31,16 +32,17 @@ describe('odds REST /v1/book', () => {
   let otherBook: string;
 
   beforeAll(async () => {
+    stack = await isolatedStack('odds_rest');
     await book.start();
     seedBook(book);
     [both, soccerOnly, noSports, noOdds, otherBook] = await Promise.all([
-      issueTestKey({ scopes: 'odds', grants: [`book=${SOCCER},${TENNIS}`] }).then((k) => k.key),
-      issueTestKey({ scopes: 'odds', grants: [`book=${SOCCER}`] }).then((k) => k.key),
-      issueTestKey({ scopes: 'odds', grants: ['book='] }).then((k) => k.key),
-      issueTestKey({ scopes: 'fixtures', grants: [`book=${SOCCER}`] }).then((k) => k.key),
-      issueTestKey({ scopes: 'odds', grants: [`other=${SOCCER}`] }).then((k) => k.key),
+      stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER},${TENNIS}`] }),
+      stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER}`] }),
+      stack.issueKey({ scopes: 'odds', grants: ['book='] }),
+      stack.issueKey({ scopes: 'fixtures', grants: [`book=${SOCCER}`] }),
+      stack.issueKey({ scopes: 'odds', grants: [`other=${SOCCER}`] }),
     ]);
-    ({ app } = await bootOdds({ env: { BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' } }));
+    ({ app } = await bootOdds({ env: { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' } }));
     await waitFor(async () => (await get('/v1/book/odds', both, { match: TENNIS_MATCH })).status === 200, {
       timeoutMs: 10_000,
       what: 'the book to be ingested',
@@ -50,6 +52,7 @@ describe('odds REST /v1/book', () => {
   afterAll(async () => {
     await app?.close();
     await book.stop();
+    await stack?.drop();
   });
 
   function get(path: string, key?: string, query: Record<string, unknown> = {}) {

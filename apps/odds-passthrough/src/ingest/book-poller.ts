@@ -34,7 +34,16 @@ class UpstreamFault extends Error {}
 interface SportCursor {
   /** The `last` of the previous markets answer; undefined forces a full load. */
   cursor?: number;
+  /** Monotonic time of the last listing of its matchups. */
   relistedAt: number;
+}
+
+/**
+ * Re-listing is a schedule, not a decision about the data, so it runs on the
+ * process's monotonic time rather than the injected clock.
+ */
+function elapsedSince(monotonicMs: number): number {
+  return performance.now() - monotonicMs;
 }
 
 /**
@@ -138,12 +147,12 @@ export class BookPoller {
 
   private async cycle(): Promise<void> {
     const state = this.requireState();
-    const now = this.clock.now();
-    if (now - this.sportsListedAt >= this.settings.relistMs) {
+    if (elapsedSince(this.sportsListedAt) >= this.settings.relistMs) {
       const sports = expect(await this.client.get('sports', parseSports), 'sports');
-      if (!sports.notModified || state.sports().length === 0)
-        this.apply(state.applySports(sports.value, now));
-      this.sportsListedAt = now;
+      if (!sports.notModified || state.sports().length === 0) {
+        this.apply(state.applySports(sports.value, this.clock.now()));
+      }
+      this.sportsListedAt = performance.now();
       this.forgetSportsOtherThan(sports.value);
     }
     for (const sport of state.sports()) {
@@ -175,7 +184,7 @@ export class BookPoller {
     }
     const value = expect(delta, `markets of sport ${sportId}`).value;
     const unknownMatchup = value.markets.some((market) => state.match(market.matchup_id) === undefined);
-    if (unknownMatchup || this.clock.now() - position.relistedAt >= this.settings.relistMs) {
+    if (unknownMatchup || elapsedSince(position.relistedAt) >= this.settings.relistMs) {
       await this.relistMatchups(state, sportId);
     }
     this.apply(state.applyDelta(sportId, value, this.clock.now()));
@@ -194,7 +203,7 @@ export class BookPoller {
         now,
       ),
     );
-    this.cursors.set(sportId, { cursor: markets.value.last, relistedAt: now });
+    this.cursors.set(sportId, { cursor: markets.value.last, relistedAt: performance.now() });
   }
 
   private async relistMatchups(state: BookState, sportId: number): Promise<void> {
@@ -205,7 +214,7 @@ export class BookPoller {
       this.apply(state.applyMatchups(sportId, { leagues: leagues.value, matchups: matchups.value }, now));
     }
     const position = this.cursors.get(sportId);
-    if (position) position.relistedAt = now;
+    if (position) position.relistedAt = performance.now();
   }
 
   private forgetSportsOtherThan(sports: readonly UpstreamSport[]): void {

@@ -11,9 +11,11 @@ export function httpMetricsMiddleware(metrics: Metrics) {
     const end = metrics.httpDuration.startTimer();
     res.once('finish', () => {
       const route = (req.route as { path?: unknown } | undefined)?.path;
+      // A wildcard is the logging middleware's catch-all, not a handler: the path matched nothing.
+      const matched = typeof route === 'string' && !route.includes('*');
       end({
         method: req.method,
-        route: typeof route === 'string' ? `${req.baseUrl}${route}` : 'unmatched',
+        route: matched ? `${req.baseUrl}${route}` : 'unmatched',
         status: String(res.statusCode),
       });
     });

@@ -32,8 +32,11 @@ describe('Metrics', () => {
     };
     finish({ path: '/v1/matches/:match_id' }, 200);
     finish(undefined, 404);
+    finish({ path: '{/*splat}' }, 404);
     const text = await metrics.render();
     expect(text).toContain('route="/v1/matches/:match_id",status="200"');
-    expect(text).toContain('route="unmatched",status="404"');
+    expect(text).toContain(
+      'http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 2',
+    );
   });
 });

@@ -1,0 +1,207 @@
+import { BookReplica, type StoredBook } from './book-replica';
+import { serializeUpdateFrame } from './book-wire';
+import type { PublicMatch } from './domain/public-match';
+import type { Selection } from './domain/selection';
+
+const CUTOFF = '2026-11-21T15:00:00Z';
+const CUTOFF_MS = Date.parse(CUTOFF);
+
+function selection(key: string, version: number, overrides: Partial<Selection> = {}): Selection {
+  return {
+    market_key: key,
+    market_name: 'Match - Money Line',
+    period: 0,
+    bet_name: 'Arsenal',
+    price: 150,
+    decimal: 2.5,
+    status: 'unlocked',
+    version,
+    cutoff_at: CUTOFF,
+    limit: 5000,
+    ...overrides,
+  };
+}
+
+function match(id: number, overrides: Partial<PublicMatch> = {}): PublicMatch {
+  return {
+    id,
+    sport_id: 29,
+    league_id: 1980,
+    league_name: 'England - Premier League',
+    home: 'Arsenal',
+    away: 'Chelsea',
+    start_time: CUTOFF,
+    is_live: false,
+    parent_id: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+const frame = (matchId: number, ts: number, selections: Selection[], removed: string[] = []) =>
+  serializeUpdateFrame(matchId, 29, ts, selections, removed);
+
+const BEFORE = CUTOFF_MS - 60_000;
+
+describe('BookReplica', () => {
+  let replica: BookReplica;
+
+  beforeEach(() => {
+    replica = new BookReplica('book');
+  });
+
+  it('applies a first frame as an added match and forwards its exact bytes', () => {
+    replica.applyCatalog({ matches: [match(1)] });
+    const text = frame(1, 100, [selection('m', 5)]);
+    const applied = replica.applyFrame(text);
+    expect(applied?.frame).toBe(text);
+    expect(applied?.change).toEqual(
+      expect.objectContaining({ matchId: 1, sportId: 29, ts: 100, matchAdded: true, matchRemoved: false }),
+    );
+    expect(replica.snapshot(1, BEFORE)).toEqual({
+      match_id: 1,
+      sport_id: 29,
+      ts: 100,
+      selections: [selection('m', 5)],
+    });
+    expect(replica.applyFrame(frame(1, 200, [selection('m', 6, { price: 160 })]))?.change.matchAdded).toBe(
+      false,
+    );
+  });
+
+  it('ignores a market whose version is not greater than the one held, and re-serialises a partial frame', () => {
+    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]));
+    expect(replica.applyFrame(frame(1, 100, [selection('a', 5)]))).toBeUndefined();
+    const applied = replica.applyFrame(frame(1, 150, [selection('a', 4, { price: 999 }), selection('b', 6)]));
+    expect(applied?.change.selections.map((s) => [s.market_key, s.version])).toEqual([['b', 6]]);
+    expect(JSON.parse(applied?.frame ?? '{}')).toEqual({
+      type: 'update',
+      match_id: 1,
+      sport_id: 29,
+      ts: 150,
+      selections: [selection('b', 6)],
+      removed_market_keys: [],
+    });
+    expect(replica.snapshot(1, BEFORE)?.selections.find((s) => s.market_key === 'a')?.price).toBe(150);
+  });
+
+  it('reports a selection locked once its cutoff has passed, keeping the stored version and price', () => {
+    replica.applyFrame(frame(1, 100, [selection('m', 5)]));
+    expect(replica.snapshot(1, CUTOFF_MS - 1)?.selections[0].status).toBe('unlocked');
+    const after = replica.snapshot(1, CUTOFF_MS)?.selections[0];
+    expect(after).toEqual(selection('m', 5, { status: 'locked' }));
+  });
+
+  it('removes withdrawn markets, and a whole match withdrawn through the catalog', () => {
+    replica.applyCatalog({ matches: [match(1)] });
+    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]));
+    const removed = replica.applyFrame(frame(1, 110, [], ['a']));
+    expect(removed?.change.removedMarketKeys).toEqual(['a']);
+    expect(replica.snapshot(1, BEFORE)?.selections.map((s) => s.market_key)).toEqual(['b']);
+
+    replica.applyCatalog({ removed_matches: [1] });
+    expect(replica.matches()).toEqual([]);
+    const last = replica.applyFrame(frame(1, 120, [], ['b']));
+    expect(last?.change).toEqual(expect.objectContaining({ matchRemoved: true, removedMarketKeys: ['b'] }));
+    expect(replica.snapshot(1, BEFORE)).toBeUndefined();
+    expect(replica.matchIds()).toEqual([]);
+    // A late duplicate of the removal does not bring the match back.
+    expect(replica.applyFrame(frame(1, 120, [], ['b']))).toBeUndefined();
+    expect(replica.matchSport(1)).toBeUndefined();
+  });
+
+  it('lists sports by id, leagues per sport and matches by start time', () => {
+    replica.applyCatalog({
+      sports: [
+        { id: 33, name: 'Tennis' },
+        { id: 29, name: 'Soccer' },
+      ],
+      leagues: [{ sport_id: 29, leagues: [{ id: 2, name: 'B', sport_id: 29 }] }],
+      matches: [match(2, { start_time: '2026-11-22T00:00:00Z' }), match(1)],
+    });
+    replica.applyCatalog({ leagues: [{ sport_id: 29, leagues: [{ id: 1, name: 'A', sport_id: 29 }] }] });
+    expect(replica.sports().map((s) => s.id)).toEqual([29, 33]);
+    expect(replica.leagues()).toEqual([{ id: 1, name: 'A', sport_id: 29 }]);
+    expect(replica.matches().map((m) => m.id)).toEqual([1, 2]);
+    expect(replica.matchIds(29).sort()).toEqual([1, 2]);
+    expect(replica.matchIds(33)).toEqual([]);
+  });
+
+  it('loads stored state, then tells what it missed when reloaded after a lost link', () => {
+    const stored: StoredBook = {
+      sports: [{ id: 29, name: 'Soccer' }],
+      leagues: [],
+      matches: [
+        { info: match(1), ts: 100 },
+        { info: match(2), ts: 100 },
+      ],
+      markets: [
+        { matchId: 1, marketKey: 'a', version: 5, selections: [selection('a', 5)] },
+        { matchId: 1, marketKey: 'b', version: 5, selections: [selection('b', 5)] },
+        { matchId: 2, marketKey: 'a', version: 5, selections: [selection('a', 5)] },
+      ],
+    };
+    expect(replica.load(stored, false)).toEqual([]);
+    expect(replica.snapshot(1, BEFORE)?.selections).toHaveLength(2);
+
+    const changes = replica.load(
+      {
+        ...stored,
+        matches: [
+          { info: match(1), ts: 200 },
+          { info: match(3), ts: 200 },
+        ],
+        markets: [
+          { matchId: 1, marketKey: 'a', version: 7, selections: [selection('a', 7)] },
+          { matchId: 3, marketKey: 'c', version: 1, selections: [selection('c', 1)] },
+        ],
+      },
+      true,
+    );
+    const byMatch = new Map(changes.map((c) => [c.change.matchId, c.change]));
+    expect(byMatch.get(1)).toEqual(
+      expect.objectContaining({ selections: [selection('a', 7)], removedMarketKeys: ['b'], ts: 200 }),
+    );
+    expect(byMatch.get(2)).toEqual(expect.objectContaining({ matchRemoved: true, removedMarketKeys: ['a'] }));
+    expect(byMatch.get(3)).toEqual(
+      expect.objectContaining({ matchAdded: true, selections: [selection('c', 1)] }),
+    );
+    for (const { change, frame: text } of changes) {
+      expect(JSON.parse(text)).toEqual(
+        expect.objectContaining({
+          type: 'update',
+          match_id: change.matchId,
+          removed_market_keys: change.removedMarketKeys,
+        }),
+      );
+    }
+  });
+
+  it('judges feed health by the last successful poll and ignores an older report', () => {
+    expect(replica.feedHealthy(1000)).toBe(false);
+    replica.applyHealth({ last_success_at: 1000, full_loaded: false, poll_ms: 1000 });
+    expect(replica.feedHealthy(1000)).toBe(false);
+    replica.applyHealth({ last_success_at: 5000, full_loaded: true, poll_ms: 1000 });
+    expect(replica.feedHealthy(7999)).toBe(true);
+    expect(replica.feedHealthy(8000)).toBe(false);
+    replica.applyHealth({ last_success_at: 4000, full_loaded: true, poll_ms: 1000 });
+    expect(replica.feedHealthy(7500)).toBe(true);
+  });
+
+  it('ignores frames that are not update frames', () => {
+    expect(replica.applyFrame('not json')).toBeUndefined();
+    expect(replica.applyFrame('{"type":"snapshot"}')).toBeUndefined();
+    expect(
+      replica.applyFrame(
+        JSON.stringify({
+          type: 'update',
+          match_id: 1,
+          sport_id: 29,
+          ts: 1,
+          selections: [{}],
+          removed_market_keys: [],
+        }),
+      ),
+    ).toBeUndefined();
+  });
+});

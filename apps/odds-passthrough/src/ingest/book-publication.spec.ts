@@ -1,0 +1,87 @@
+import { BookState } from '../book/domain';
+import { buildPublication } from './book-publication';
+import { aMatchup, aMoneyline, aTotal } from './upstream/sportsbook.factory';
+
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+
+describe('buildPublication', () => {
+  function loaded(): BookState {
+    const state = new BookState('book');
+    state.applySports([{ id: 29, name: 'Soccer' }], NOW);
+    state.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);
+    return state;
+  }
+
+  it('turns a full load into catalog messages first, one frame per match and the rows to write', () => {
+    const state = loaded();
+    const diff = state.applyFull(
+      29,
+      { leagues: [{ id: 1980, name: 'EPL' }], matchups: [aMatchup()], markets: [aMoneyline(), aTotal()] },
+      NOW,
+    );
+    const publication = buildPublication(state, diff);
+    expect(publication?.catalog).toEqual([
+      { leagues: [{ sport_id: 29, leagues: [{ id: 1980, name: 'EPL', sport_id: 29 }] }] },
+      { matches: [expect.objectContaining({ id: 1601234567, league_name: 'EPL' })] },
+    ]);
+    expect(publication?.frames).toHaveLength(1);
+    const frame = JSON.parse(publication?.frames[0].frame ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(frame)).toEqual([
+      'type',
+      'match_id',
+      'sport_id',
+      'ts',
+      'selections',
+      'removed_market_keys',
+    ]);
+    expect(frame).toEqual(
+      expect.objectContaining({ type: 'update', match_id: 1601234567, sport_id: 29, ts: NOW }),
+    );
+    expect(publication?.write.matches).toEqual([
+      { info: expect.objectContaining({ id: 1601234567 }) as unknown, ts: NOW },
+    ]);
+    expect(publication?.write.markets.map((m) => [m.marketKey, m.selections.length]).sort()).toEqual([
+      ['s;0;m', 3],
+      ['s;0;ou;2.5@2.5', 2],
+    ]);
+  });
+
+  it('publishes nothing for a poll that changed nothing', () => {
+    const state = loaded();
+    const load = { leagues: [{ id: 1980, name: 'EPL' }], matchups: [aMatchup()], markets: [aMoneyline()] };
+    state.applyFull(29, load, NOW);
+    expect(buildPublication(state, state.applyFull(29, load, NOW + 1000))).toBeUndefined();
+  });
+
+  it('writes only the changed market of a delta, and removes a withdrawn one', () => {
+    const state = loaded();
+    state.applyFull(29, { leagues: [], matchups: [aMatchup()], markets: [aMoneyline(), aTotal()] }, NOW);
+    const diff = state.applyDelta(
+      29,
+      {
+        markets: [aMoneyline({ version: 2, prices: [{ designation: 'home', price: 120 }] })],
+        withdrawn: [{ matchup_id: 1601234567, key: 's;0;ou;2.5' }],
+      },
+      NOW + 1000,
+    );
+    const publication = buildPublication(state, diff);
+    expect(publication?.catalog).toEqual([]);
+    expect(publication?.write.markets.map((m) => m.marketKey)).toEqual(['s;0;m']);
+    expect(publication?.write.removedMarkets).toEqual([{ matchId: 1601234567, marketKey: 's;0;ou;2.5@2.5' }]);
+  });
+
+  it('announces a withdrawn matchup in the catalog before its last frame, and deletes its rows', () => {
+    const state = loaded();
+    state.applyFull(29, { leagues: [], matchups: [aMatchup()], markets: [aMoneyline()] }, NOW);
+    const publication = buildPublication(
+      state,
+      state.applyFull(29, { leagues: [], matchups: [], markets: [] }, NOW + 1),
+    );
+    expect(publication?.catalog).toEqual([{ removed_matches: [1601234567] }]);
+    expect(JSON.parse(publication?.frames[0].frame ?? '{}')).toEqual(
+      expect.objectContaining({ selections: [], removed_market_keys: ['s;0;m'] }),
+    );
+    expect(publication?.write.removedMatches).toEqual([1601234567]);
+    expect(publication?.write.markets).toEqual([]);
+  });
+});

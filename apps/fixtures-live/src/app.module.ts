@@ -10,6 +10,7 @@ import { MessagingModule } from '@app/messaging';
 import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
+import { ServingRoleGuard } from './common/guards/serving-role.guard';
 import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
@@ -45,6 +46,7 @@ export class AppModule {
         IngestModule,
       ],
       providers: [
+        { provide: APP_GUARD, useClass: ServingRoleGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_FILTER, useClass: FixturesExceptionFilter },
       ],

@@ -62,7 +62,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
   }
 
   private accept(connection: StreamConnection<Principal, LiveFrameMeta>): void {
-    connection.onMessage((text) => void this.subscriptions.handleFrame(connection, text));
+    connection.onMessage((text) => void this.subscriptions.receive(connection, text));
     connection.onClose(() => this.subscriptions.disconnect(connection));
   }
 

@@ -146,6 +146,20 @@ describe('LiveSubscriptions', () => {
     expect(subscriptions.matchCount).toBe(0);
   });
 
+  it("applies a client's frames in order, so an unsubscribe right after a subscribe wins", async () => {
+    directory.states.set(1, state(1, 1));
+    const client = new FakeSubscriber(principal([10]));
+    void subscriptions.receive(client, '{"action":"subscribe","match_id":1}');
+    void subscriptions.receive(client, '{"action":"subscribe","match_id":99}');
+    await subscriptions.receive(client, '{"action":"unsubscribe","match_id":1}');
+    subscriptions.publish(1, state(1, 2));
+    expect(client.frames).toEqual([
+      { op: 'snapshot', data: { match_id: 1, sport: 'soccer', minute: 1 } },
+      { op: 'error', error: 'match not found: 99' },
+    ]);
+    expect(subscriptions.matchCount).toBe(0);
+  });
+
   it('forgets a match once its last subscriber leaves, and ignores unchanged states', async () => {
     const client = new FakeSubscriber(principal([10]));
     await subscriptions.handleFrame(client, '{"action":"subscribe","match_id":1}');

@@ -28,12 +28,24 @@ interface Channel {
 export class LiveSubscriptions {
   private readonly channels = new Map<number, Channel>();
   private readonly bySubscriber = new Map<LiveSubscriber, Set<number>>();
+  private readonly inFlight = new Map<LiveSubscriber, Promise<void>>();
 
   constructor(private readonly directory: LiveMatchDirectory) {}
 
   /** Matches with at least one subscriber on this replica. */
   get matchCount(): number {
     return this.channels.size;
+  }
+
+  /**
+   * Handles a client's frames one after another: a subscribe waits for the
+   * database, and an unsubscribe sent right after it must not overtake it.
+   */
+  receive(subscriber: LiveSubscriber, text: string): Promise<void> {
+    const previous = this.inFlight.get(subscriber) ?? Promise.resolve();
+    const next = previous.then(() => this.handleFrame(subscriber, text));
+    this.inFlight.set(subscriber, next);
+    return next;
   }
 
   async handleFrame(subscriber: LiveSubscriber, text: string): Promise<void> {
@@ -75,6 +87,7 @@ export class LiveSubscriptions {
   disconnect(subscriber: LiveSubscriber): void {
     for (const matchId of this.bySubscriber.get(subscriber) ?? []) this.leave(subscriber, matchId);
     this.bySubscriber.delete(subscriber);
+    this.inFlight.delete(subscriber);
   }
 
   /**

@@ -1,0 +1,249 @@
+// Latency of the live-score stream: a provider state pushed on the fake provider's /live
+// WebSocket until the `update` frame reaches a subscribed client, with 1,000 subscribers spread
+// over 100 live matches (10 each), every match changing twice a second. The budget: p99 under
+// 50 ms on this machine, load generator included. Run from the repository root:
+//
+//   node bench/fixtures-stream.js [seconds=30] [subscribers=1000] [matches=100]
+//
+// fixtures-live (ROLE=all: ingest, PostgreSQL writes, NATS, stream) runs as its own process from
+// the TypeScript sources; the fake provider and the clients share this process. It creates a
+// throwaway database on BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+// uses NATS_URL (default nats://127.0.0.1:4222) and drops the database at the end.
+'use strict';
+
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { createHash, randomBytes } = require('node:crypto');
+const root = path.join(__dirname, '..');
+const tsconfig = require(path.join(root, 'tsconfig.json'));
+require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
+require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+
+const { Client } = require('pg');
+const { WebSocket: WsClient } = require('ws');
+const { FakeLivescores, soccerState } = require('../test/support/fake-livescores');
+
+const seconds = Number(process.argv[2] ?? 30);
+const subscribers = Number(process.argv[3] ?? 1000);
+const matchCount = Number(process.argv[4] ?? 100);
+const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const CHANGES_PER_MATCH_PER_SECOND = 2;
+
+function databaseUrl(name) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(sql) {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check, what, timeoutMs = 120_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+function catalog() {
+  const matches = [];
+  const teams = [];
+  for (let i = 0; i < matchCount; i++) {
+    teams.push({ id: `tm-h${i}`, name: `Home ${i}` }, { id: `tm-a${i}`, name: `Away ${i}` });
+    matches.push({
+      id: `fx-${i}`,
+      stat_id: `st-${i}`,
+      live_id: `lv-${i}`,
+      home_team_id: `tm-h${i}`,
+      away_team_id: `tm-a${i}`,
+      start_time: '2026-11-21T15:00:00Z',
+      status: 'in_play',
+      format: null,
+    });
+  }
+  return [
+    {
+      sport: { id: 'sp-soccer', key: 'soccer', name: 'Soccer' },
+      leagues: [{ league: { id: 'lg-bench', name: 'Bench League' }, teams, matches }],
+    },
+  ];
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = require('node:net').createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+}
+
+async function main() {
+  const database = `bench_fxstream_${Date.now().toString(36)}`;
+  await admin(`CREATE DATABASE ${database}`);
+  const url = databaseUrl(database);
+  const fake = new FakeLivescores();
+  const sockets = [];
+  let child;
+  let dataSource;
+  try {
+    const { buildDataSourceOptions, openDataSource } = require('../libs/database/src');
+    dataSource = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'bench', migrationsRun: true }),
+    );
+    fake.setCatalog(catalog());
+    await fake.start();
+    const port = await freePort();
+    child = spawn(
+      process.execPath,
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-r',
+        'tsconfig-paths/register',
+        'apps/fixtures-live/src/main.ts',
+      ],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          TS_NODE_PROJECT: path.join(root, 'tsconfig.json'),
+          DATABASE_URL: url,
+          NATS_URL: natsUrl,
+          NATS_SUBJECT_PREFIX: database,
+          ROLE: 'all',
+          PORT: String(port),
+          FIXTURES_UPSTREAM_URL: fake.url,
+          FIXTURES_CATALOG_POLL_MS: '30000',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    await until(async () => {
+      const [row] = await dataSource.query('SELECT count(*)::int AS n FROM fixtures.matches');
+      return row.n === matchCount;
+    }, 'the catalog to be ingested');
+    await until(() => fake.liveClients > 0, 'the live feed to connect');
+    const rows = await dataSource.query('SELECT id, provider_id FROM fixtures.matches');
+    const idOf = new Map(rows.map((row) => [row.provider_id, row.id]));
+    const [sport] = await dataSource.query(`SELECT id FROM fixtures.sports WHERE provider_key = 'soccer'`);
+    const key = `sk_${randomBytes(24).toString('base64url')}`;
+    const [account] = await dataSource.query(
+      `INSERT INTO auth.accounts (name, fixtures_sports) VALUES ('bench', $1) RETURNING id`,
+      [[sport.id]],
+    );
+    await dataSource.query(`INSERT INTO auth.api_keys (key_hash, account_id, scopes) VALUES ($1, $2, $3)`, [
+      createHash('sha256').update(key).digest('hex'),
+      account.id,
+      ['live_scores_statistics'],
+    ]);
+
+    // Every match goes live, then each subscriber follows one match.
+    const goals = new Array(matchCount).fill(0);
+    const pushedAt = new Map();
+    const push = (i) => {
+      goals[i] += 1;
+      pushedAt.set(`${idOf.get(`fx-${i}`)}:${goals[i]}`, performance.now());
+      fake.push(`st-${i}`, soccerState({ score: { home: goals[i], away: 0 } }));
+    };
+    for (let i = 0; i < matchCount; i++) push(i);
+
+    const latencies = [];
+    let measuring = false;
+    let snapshots = 0;
+    let closedEarly = 0;
+    const base = `ws://127.0.0.1:${port}/v1/stream?key=${key}`;
+    for (let s = 0; s < subscribers; s++) {
+      const matchId = idOf.get(`fx-${s % matchCount}`);
+      const socket = new WsClient(base);
+      sockets.push(socket);
+      socket.on('message', (data) => {
+        const receivedAt = performance.now();
+        const frame = JSON.parse(data.toString());
+        if (frame.op === 'snapshot') snapshots += 1;
+        if (frame.op !== 'update') return;
+        if (!measuring) return;
+        const sentAt = pushedAt.get(`${frame.data.match_id}:${frame.data.score.home}`);
+        if (sentAt !== undefined) latencies.push(receivedAt - sentAt);
+      });
+      socket.on('close', () => (closedEarly += measuring ? 1 : 0));
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      socket.send(JSON.stringify({ action: 'subscribe', match_id: matchId }));
+    }
+    await until(() => snapshots >= subscribers, 'every subscriber to get its snapshot');
+
+    // Load: one push every 1000 / (matches × 2) ms, round robin, so each match changes twice a second.
+    measuring = true;
+    const interval = 1000 / (matchCount * CHANGES_PER_MATCH_PER_SECOND);
+    const started = performance.now();
+    let pushes = 0;
+    while (performance.now() - started < seconds * 1000) {
+      const due = Math.floor((performance.now() - started) / interval);
+      while (pushes < due) push(pushes++ % matchCount);
+      await sleep(Math.max(1, interval));
+    }
+    await sleep(1000);
+    measuring = false;
+    const sorted = latencies.sort((a, b) => a - b);
+    const expected = pushes * (subscribers / matchCount);
+    console.log(
+      JSON.stringify(
+        {
+          subscribers,
+          matches: matchCount,
+          seconds,
+          statesPushed: pushes,
+          statesPerSecond: Math.round(pushes / seconds),
+          updatesExpected: expected,
+          updatesMeasured: sorted.length,
+          socketsClosed: closedEarly,
+          latencyMs: {
+            p50: percentile(sorted, 50),
+            p95: percentile(sorted, 95),
+            p99: percentile(sorted, 99),
+            max: percentile(sorted, 100),
+          },
+          budget: 'p99 < 50 ms',
+          withinBudget: percentile(sorted, 99) !== null && percentile(sorted, 99) < 50,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    for (const socket of sockets) socket.terminate();
+    if (child) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    await fake.stop();
+    await dataSource?.destroy();
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -19,7 +19,7 @@ export interface BootedFeedSim {
 export async function bootFeedSim(env: Record<string, string> = {}): Promise<BootedFeedSim> {
   const saved = { ...process.env };
   try {
-    Object.assign(process.env, env);
+    Object.assign(process.env, { LOG_LEVEL: 'warn', ...env });
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot()] }).compile();
     const app = configureFeedSimApp(moduleRef.createNestApplication({ logger: ['error'] }));
     await app.listen(0, '127.0.0.1');

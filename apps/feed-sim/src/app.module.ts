@@ -8,6 +8,7 @@ import {
 import { ConfigModule } from '@nestjs/config';
 import { ClockModule } from '@app/clock';
 import { envValidator } from '@app/config';
+import { LoggingModule } from '@app/observability';
 import { SimEnv } from './config/sim.env';
 import { FaultMiddleware } from './faults/fault.middleware';
 import { HealthController } from './health.controller';
@@ -29,6 +30,7 @@ export class AppModule implements NestModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: envValidator(SimEnv) }),
         ClockModule,
+        LoggingModule.forRoot(),
       ],
       controllers: [HealthController, LivescoresController, SportsbookController],
       providers: [SimulationService, LiveStream, FaultMiddleware],

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
@@ -14,5 +15,7 @@ export function configureFeedSimApp(app: INestApplication): INestApplication {
 }
 
 export async function createFeedSimApp(): Promise<INestApplication> {
-  return configureFeedSimApp(await NestFactory.create(AppModule.forRoot()));
+  const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  return configureFeedSimApp(app);
 }

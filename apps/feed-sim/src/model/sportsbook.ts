@@ -118,6 +118,8 @@ export interface MarketsAnswer {
 const MATCHUP_ID_BASE = 1_600_000_000;
 const ID_SLOTS = 10_000_000;
 const SLOT = 32;
+/** Long after a fixture has left the catalog (3 h after its end), its id slot may be reused. */
+const SLOT_KEPT_MS = 12 * 3600 * 1000;
 
 /**
  * The sportsbook: matchups and straight markets for the catalog's fixtures
@@ -130,7 +132,8 @@ export class Sportsbook {
   private readonly sports = new Map<number, SportState>();
   private readonly leagueIds = new Map<string, number>();
   private readonly usedSlots = new Map<number, string>();
-  private readonly fixtureSlots = new Map<string, number>();
+  private readonly fixtureSlots = new Map<string, { slot: number; forgetAt: number }>();
+  private ticks = 0;
   private readonly checkpoints: Array<{ wallMs: number; cursor: number }> = [];
 
   constructor(
@@ -233,6 +236,7 @@ export class Sportsbook {
       for (const fixture of this.catalog.fixturesOf(league, now))
         this.syncFixture(state, league, fixture, now);
     }
+    if (++this.ticks % 200 === 0) this.pruneSlots(now);
     this.checkpoints.push({ wallMs: wallNow, cursor: this.cursor });
     while (this.checkpoints.length > 0 && this.checkpoints[0].wallMs < wallNow - this.retentionMs) {
       const forgotten = this.checkpoints.shift();
@@ -439,12 +443,22 @@ export class Sportsbook {
   /** A stable id slot per fixture; a clash moves on to the next free slot. */
   private slotOf(fixture: Fixture): number {
     const known = this.fixtureSlots.get(fixture.id);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.slot;
     let slot = hashString(`${this.catalog.seed}:${fixture.id}`) % ID_SLOTS;
     while (this.usedSlots.has(slot)) slot = (slot + 1) % ID_SLOTS;
     this.usedSlots.set(slot, fixture.id);
-    this.fixtureSlots.set(fixture.id, slot);
+    const forgetAt = fixture.startMs + fixture.league.maxDurationMs + SLOT_KEPT_MS;
+    this.fixtureSlots.set(fixture.id, { slot, forgetAt });
     return slot;
+  }
+
+  /** Frees the id slots of fixtures long gone from the catalog, so memory stays flat over days. */
+  private pruneSlots(now: number): void {
+    for (const [id, { slot, forgetAt }] of this.fixtureSlots) {
+      if (forgetAt >= now) continue;
+      this.fixtureSlots.delete(id);
+      this.usedSlots.delete(slot);
+    }
   }
 
   private createMatchup(
@@ -456,7 +470,7 @@ export class Sportsbook {
   ): Matchup {
     const random = new Random(fixture.seed).fork(`book:${kind}`);
     const start = fixture.startMs;
-    const periods = state.sport.periods
+    const periods: Matchup['periods'] = state.sport.periods
       .filter((period) => period.number <= 1)
       .map((period) => ({
         number: period.number,

@@ -104,8 +104,6 @@ interface HeldMatch {
   sportId: number;
   /** Undefined for a match only known from the seed, until the book lists it again. */
   matchup: UpstreamMatchup | undefined;
-  /** The matchup as the book last sent it, serialised, to see whether a re-listing changed it. */
-  matchupJson: string | undefined;
   published: PublicMatch | undefined;
   ts: number;
   /** By the book's own key. */
@@ -122,10 +120,13 @@ interface HeldMatch {
    * next full poll is matched by position, and the keyed map is only asked on a miss.
    */
   listed: HeldMarket[];
-  /** The listing being read by the current full poll, and where it is in `listed`. */
-  listing: HeldMarket[];
+  /**
+   * While a full poll reads this match: the next position of `listed` to compare, and where
+   * the new order is written. The new order is written in place, behind the read position.
+   */
   listingGen: number;
-  cursor: number;
+  readAt: number;
+  writeAt: number;
 }
 
 interface MatchPass {
@@ -156,6 +157,34 @@ function sameAsSeed(resolved: ResolvedMarket, locked: boolean, seed: readonly Se
     ) {
       return false;
     }
+  }
+  return true;
+}
+
+/** Field by field, without allocating: a re-listing of thousands of matchups is mostly unchanged. */
+function sameMatchup(a: UpstreamMatchup, b: UpstreamMatchup): boolean {
+  if (
+    a.version !== b.version ||
+    a.league_id !== b.league_id ||
+    a.type !== b.type ||
+    a.parent_id !== b.parent_id ||
+    a.is_live !== b.is_live ||
+    a.start_time !== b.start_time ||
+    a.special?.description !== b.special?.description ||
+    a.participants.length !== b.participants.length ||
+    a.periods.length !== b.periods.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.participants.length; i++) {
+    const x = a.participants[i];
+    const y = b.participants[i];
+    if (x.id !== y.id || x.alignment !== y.alignment || x.name !== y.name) return false;
+  }
+  for (let i = 0; i < a.periods.length; i++) {
+    const x = a.periods[i];
+    const y = b.periods[i];
+    if (x.number !== y.number || x.status !== y.status || x.cutoff_at !== y.cutoff_at) return false;
   }
   return true;
 }
@@ -394,7 +423,6 @@ export class BookState {
       id,
       sportId,
       matchup: undefined,
-      matchupJson: undefined,
       published: undefined,
       ts: 0,
       markets: new Map(),
@@ -403,9 +431,9 @@ export class BookState {
       seeded: new Map(),
       seenGen: 0,
       listed: [],
-      listing: [],
       listingGen: 0,
-      cursor: 0,
+      readAt: 0,
+      writeAt: 0,
     };
     this.heldMatches.set(id, held);
     let set = this.sportMatches.get(sportId);
@@ -453,10 +481,8 @@ export class BookState {
       }
       held.seenGen = gen;
       const wasSeedOnly = held.matchup === undefined;
-      const json = JSON.stringify(matchup);
-      if (held.matchupJson !== json) {
+      if (held.matchup === undefined || !sameMatchup(held.matchup, matchup)) {
         held.matchup = matchup;
-        held.matchupJson = json;
         const p = this.passOf(pass, held);
         p.fieldsDirty = true;
         for (const market of held.markets.values()) p.dirty.add(market);
@@ -491,29 +517,28 @@ export class BookState {
         held = this.heldMatches.get(wire.matchup_id);
         if (held !== undefined && held.listingGen !== gen) {
           held.listingGen = gen;
-          held.cursor = 0;
-          held.listing = [];
+          held.readAt = 0;
+          held.writeAt = 0;
         }
       }
       if (held?.matchup === undefined) {
         this.upsertMarket(sportId, wire, pass);
         continue;
       }
-      const guess = held.listed[held.cursor++];
+      const guess = held.listed[held.readAt++];
       const market =
         guess !== undefined && !guess.removed && guess.bookKey === wire.key
           ? this.refreshMarket(guess, wire, pass)
           : this.upsertMarket(sportId, wire, pass);
       if (market === undefined || market.seenGen === gen) continue;
       market.seenGen = gen;
-      held.listing.push(market);
+      held.listed[held.writeAt++] = market;
     }
     for (const held of this.sportMatches.get(sportId) ?? []) {
-      const listed = held.listingGen === gen ? held.listing : [];
-      held.listed = listed;
-      held.listing = [];
+      if (held.listingGen === gen) held.listed.length = held.writeAt;
+      else held.listed = [];
       // the listing holds each market seen once: as many as held means none went unlisted
-      if (listed.length !== held.markets.size) {
+      if (held.listed.length !== held.markets.size) {
         for (const market of held.markets.values()) {
           if (market.seenGen !== gen) this.removeMarket(pass, market);
         }
@@ -711,10 +736,13 @@ export class BookState {
     market.published = resolved;
     market.locked = locked;
     held.byKey.set(key, market);
-    this.unqueue(market);
-    if (!locked) {
-      market.queuedAt = resolved.cutoffMs;
-      this.cutoffs.add(resolved.cutoffMs, market);
+    const waitFor = locked ? undefined : resolved.cutoffMs;
+    if (market.queuedAt !== waitFor) {
+      this.unqueue(market);
+      if (waitFor !== undefined) {
+        market.queuedAt = waitFor;
+        this.cutoffs.add(waitFor, market);
+      }
     }
     if (unchanged) return;
     market.version = nextVersion(held.versions.get(key), now);

@@ -10,6 +10,12 @@ import { ReadCache } from './read-cache';
 const MAX_AGE_MS = 2000;
 const MAX_ENTRIES = 5000;
 
+/** An answer and its JSON text. */
+export interface JsonAnswer<T> {
+  readonly value: T;
+  readonly json: string;
+}
+
 /** The process's cache of catalog list answers, emptied on every catalog change notice. */
 @Injectable()
 export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
@@ -33,5 +39,13 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     return this.cache.get(key, this.clock.now(), load);
+  }
+
+  /** Like `get`, keeping the answer serialised too, so a hit costs no JSON work. */
+  json<T>(key: string, load: () => Promise<T>): Promise<JsonAnswer<T>> {
+    return this.get(key, async () => {
+      const value = await load();
+      return { value, json: JSON.stringify(value) };
+    });
   }
 }

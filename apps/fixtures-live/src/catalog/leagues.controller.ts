@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, resolvePage } from '../common/pagination';
@@ -19,7 +19,8 @@ export class LeaguesController {
   @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
   @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: LeaguePageDto })
-  list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<LeaguePageDto> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     return this.answer(query, principal, false);
   }
 
@@ -28,15 +29,16 @@ export class LeaguesController {
   @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
   @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: LeaguePageDto })
-  active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<LeaguePageDto> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     return this.answer(query, principal, true);
   }
 
-  private async answer(query: RawQuery, principal: Principal, activeOnly: boolean): Promise<LeaguePageDto> {
+  private async answer(query: RawQuery, principal: Principal, activeOnly: boolean): Promise<string> {
     const sportId = queryId(query, 'sport');
     const page = resolvePage(pageQuery(query));
     if (sportId === null || !principal.canSeeFixturesSport(sportId))
-      return pageEnvelope([], 0, page.limit, page.offset);
-    return this.leagues.page(sportId, activeOnly, page);
+      return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));
+    return this.leagues.pageJson(sportId, activeOnly, page);
   }
 }

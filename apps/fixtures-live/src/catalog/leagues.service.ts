@@ -18,10 +18,10 @@ export class LeaguesService {
     private readonly cache: CatalogReadCache,
   ) {}
 
-  /** One page of the sport's leagues by id; `activeOnly` keeps leagues with an unfinished match. */
-  page(sportId: number, activeOnly: boolean, page: PageRequest): Promise<PageEnvelope<LeagueDto>> {
+  /** One page of the sport's leagues by id, as JSON; `activeOnly` keeps leagues with an unfinished match. */
+  async pageJson(sportId: number, activeOnly: boolean, page: PageRequest): Promise<string> {
     const key = `leagues:${sportId}:${activeOnly}:${page.limit}:${page.offset}`;
-    return this.cache.get(key, () => this.loadPage(sportId, activeOnly, page));
+    return (await this.cache.json(key, () => this.loadPage(sportId, activeOnly, page))).json;
   }
 
   /** The sport of a league, or null when there is no such league. */

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, type PageRequest, resolvePage } from '../common/pagination';
@@ -47,7 +47,8 @@ export class MatchesController {
   })
   @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: MatchPageDto })
-  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<MatchPageDto> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     const leagueId = queryId(query, 'league');
     const status = optionalEnum(query, 'status', CATALOG_STATUSES);
     const startAfter = optionalDateTime(query, 'start_after');
@@ -66,7 +67,8 @@ export class MatchesController {
   @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
   @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: MatchPageDto })
-  async active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<MatchPageDto> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     const leagueId = queryId(query, 'league');
     const page = resolvePage(pageQuery(query));
     return this.pageOf(principal, leagueId, { statuses: UNFINISHED }, page);
@@ -79,10 +81,11 @@ export class MatchesController {
   })
   @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id.' })
   @ApiOkResponse({ type: [MatchDto] })
-  async live(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<MatchDto[]> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async live(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     const sportId = queryId(query, 'sport');
-    if (sportId === null || !principal.canSeeFixturesSport(sportId)) return [];
-    return this.matches.live(sportId);
+    if (sportId === null || !principal.canSeeFixturesSport(sportId)) return '[]';
+    return this.matches.liveJson(sportId);
   }
 
   @Get(':match_id')
@@ -103,11 +106,11 @@ export class MatchesController {
     leagueId: number | null,
     filter: Omit<MatchFilter, 'leagueId'>,
     page: PageRequest,
-  ): Promise<MatchPageDto> {
+  ): Promise<string> {
     const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);
     if (leagueId === null || sportId === null || !principal.canSeeFixturesSport(sportId)) {
-      return pageEnvelope([], 0, page.limit, page.offset);
+      return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));
     }
-    return this.matches.page({ leagueId, ...filter }, page);
+    return this.matches.pageJson({ leagueId, ...filter }, page);
   }
 }

@@ -29,7 +29,7 @@ export class MatchesService {
   ) {}
 
   /** One page of a league's visible matches by start time, then id. */
-  page(filter: MatchFilter, page: PageRequest): Promise<PageEnvelope<MatchDto>> {
+  async pageJson(filter: MatchFilter, page: PageRequest): Promise<string> {
     const key = [
       'matches',
       filter.leagueId,
@@ -39,12 +39,12 @@ export class MatchesService {
       page.limit,
       page.offset,
     ].join(':');
-    return this.cache.get(key, () => this.loadPage(filter, page));
+    return (await this.cache.json(key, () => this.loadPage(filter, page))).json;
   }
 
-  /** Every visible STARTED or CLOSE_OF_PLAY match of a sport, by start time, then id. */
-  live(sportId: number): Promise<MatchDto[]> {
-    return this.cache.get(`matches-live:${sportId}`, () => this.loadLive(sportId));
+  /** Every visible STARTED or CLOSE_OF_PLAY match of a sport, by start time, then id, as JSON. */
+  async liveJson(sportId: number): Promise<string> {
+    return (await this.cache.json(`matches-live:${sportId}`, () => this.loadLive(sportId))).json;
   }
 
   private async loadPage(filter: MatchFilter, page: PageRequest): Promise<PageEnvelope<MatchDto>> {

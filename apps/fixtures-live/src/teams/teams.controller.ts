@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { LeaguesService } from '../catalog/leagues.service';
@@ -28,13 +28,14 @@ export class TeamsController {
   @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
   @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: TeamPageDto })
-  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<TeamPageDto> {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
     const leagueId = queryId(query, 'league');
     const page = resolvePage(pageQuery(query));
     const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);
     if (leagueId === null || sportId === null || !principal.canSeeFixturesSport(sportId)) {
-      return pageEnvelope([], 0, page.limit, page.offset);
+      return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));
     }
-    return this.teams.page(leagueId, page);
+    return this.teams.pageJson(leagueId, page);
   }
 }

@@ -27,12 +27,12 @@ export class TeamsService {
    * are handed to the ingest over NATS, fire and forget: the answer never
    * waits for the slow kit endpoint.
    */
-  async page(leagueId: number, page: PageRequest): Promise<PageEnvelope<TeamDto>> {
-    const answer = await this.cache.get(`teams:${leagueId}:${page.limit}:${page.offset}`, () =>
+  async pageJson(leagueId: number, page: PageRequest): Promise<string> {
+    const answer = await this.cache.json(`teams:${leagueId}:${page.limit}:${page.offset}`, () =>
       this.loadPage(leagueId, page),
     );
-    this.reportUnresolved(answer.items);
-    return answer;
+    this.reportUnresolved(answer.value.items);
+    return answer.json;
   }
 
   private reportUnresolved(teams: readonly TeamDto[]): void {

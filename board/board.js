@@ -156,10 +156,12 @@
   }
 
   function renderPrices(entry) {
-    const book = [...bookMatches.values()].find(
+    // The book keeps a prematch matchup (locked once in play) beside its live one: prefer the live one.
+    const candidates = [...bookMatches.values()].filter(
       (candidate) =>
         pairKey(candidate.home, candidate.away) === pairKey(entry.match.home_team, entry.match.away_team),
     );
+    const book = candidates.find((candidate) => candidate.is_live) || candidates[0];
     const grid = entry.card.querySelector('.prices');
     if (!book) return;
     const previous = new Map(

@@ -99,20 +99,27 @@ async function waitForHttp(name, url, timeoutMs) {
   throw new Error(`${name} did not become ready at ${url} within ${timeoutMs / 1000} s`);
 }
 
-async function fixturesSportIds(databaseUrl, timeoutMs) {
+/** Waits until fixtures-live has read every sport the simulator lists; returns their ids. */
+async function fixturesSportIds(databaseUrl, simUrl, timeoutMs) {
+  const response = await fetch(`${simUrl}/sports`);
+  if (!response.ok) throw new Error(`the simulator answered ${response.status} to /sports`);
+  const wanted = (await response.json()).map((sport) => sport.key);
   const deadline = Date.now() + timeoutMs;
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     while (Date.now() < deadline) {
-      const { rows } = await client.query('SELECT id FROM fixtures.sports ORDER BY id');
-      if (rows.length > 0) return rows.map((row) => Number(row.id));
+      const { rows } = await client.query(
+        'SELECT id FROM fixtures.sports WHERE provider_key = ANY($1) ORDER BY id',
+        [wanted],
+      );
+      if (rows.length === wanted.length) return rows.map((row) => Number(row.id));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } finally {
     await client.end();
   }
-  throw new Error('fixtures-live has not read any sport from the simulator');
+  throw new Error('fixtures-live has not read the sports of the simulator');
 }
 
 async function bookSportIds(bookUrl) {
@@ -149,8 +156,8 @@ function ensureAccount(env, accountId, name, sports) {
  * only without odds. Keys are shown once, so each start issues fresh ones and
  * disables those of the previous start.
  */
-async function seed(env, databaseUrl, bookUrl) {
-  const fixturesSports = await fixturesSportIds(databaseUrl, 30000);
+async function seed(env, databaseUrl, simUrl, bookUrl) {
+  const fixturesSports = await fixturesSportIds(databaseUrl, simUrl, 30000);
   const bookSports = await bookSportIds(bookUrl);
   const state = readState();
   state.fullAccount = ensureAccount(env, state.fullAccount, 'Demo full access', fixturesSports.join(','));
@@ -191,7 +198,7 @@ function banner({ fixtures, odds, sim, keys: demoKeys, postgres, nats }) {
     'The demo is running.',
     '',
     `  fixtures-live     ${fixtures}/v1   (OpenAPI: ${fixtures}/v1/docs)`,
-    `  live board        ${fixtures}/board`,
+    `  live board        ${fixtures}/board/?odds=${encodeURIComponent(odds)}`,
     `  odds-passthrough  ${odds}/v1/book/   (OpenAPI: ${odds}/v1/book/docs)`,
     `  simulator         ${sim}`,
     `  PostgreSQL        ${postgres}`,
@@ -248,10 +255,12 @@ async function main() {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
   build();
-  mkdirSync(dataDir, { recursive: true });
-  const postgres = await startPostgres(dataDir, log);
+  mkdirSync(logDir, { recursive: true });
+  const postgresLog = createWriteStream(join(logDir, 'postgres.log'), { flags: 'a' });
+  const postgres = await startPostgres(dataDir, (line) => postgresLog.write(`${line}\n`));
   cleanups.push(postgres.stop);
   const nats = await startNats(dataDir, log);
+  log(`PostgreSQL: ${postgres.description}; NATS: ${nats.description}`);
   cleanups.push(nats.stop);
 
   const simPort = await portOrFree(Number(process.env.SIM_PORT ?? 4000));
@@ -280,7 +289,7 @@ async function main() {
   const odds = `http://127.0.0.1:${oddsPort}`;
   await waitForHttp('fixtures-live', `${fixtures}/v1/health/ready`, 60000);
   await waitForHttp('odds-passthrough', `${odds}/readyz`, 60000);
-  const demoKeys = await seed(shared, postgres.url, bookUrl);
+  const demoKeys = await seed(shared, postgres.url, sim, bookUrl);
   banner({ fixtures, odds, sim, keys: demoKeys, postgres: postgres.description, nats: nats.description });
 }
 

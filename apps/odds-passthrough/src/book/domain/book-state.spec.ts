@@ -352,6 +352,50 @@ describe('BookState: lines and withdrawals', () => {
   });
 });
 
+describe('BookState: listing order', () => {
+  const five = (): UpstreamMarket[] => [aMoneyline(), aSpread(-1.5), aSpread(-0.5), aTotal(2.5), aTotal(3.5)];
+
+  function keysOf(state: BookState): Set<string> {
+    return new Set(state.matchOdds(MATCH, T0)!.selections.map((s) => s.market_key));
+  }
+
+  it('a reordered listing with one market inserted and one dropped changes only those two', () => {
+    const state = labelled();
+    full(state, five(), T0);
+    const before = keysOf(state);
+    const [ml, s15, s05, t25, t35] = five();
+    const listing = [t35, aTeamTotal('away'), s05, ml, t25];
+    const change = changeOf(full(state, listing, T0 + 1));
+    expect(change.selections.map((s) => s.market_name)).toEqual([
+      'Match - Team Total - Chelsea',
+      'Match - Team Total - Chelsea',
+    ]);
+    expect(change.removedMarketKeys).toHaveLength(1);
+    expect(before.has(change.removedMarketKeys[0])).toBe(true);
+    expect(keysOf(state).has(change.removedMarketKeys[0])).toBe(false);
+    expect(change.removedMarketKeys[0]).toBe(changeOf(full(labelled(), [s15], T0)).selections[0].market_key);
+    expect(full(state, listing, T0 + 2).changes).toEqual([]);
+    expect(full(state, [...listing].reverse(), T0 + 3).changes).toEqual([]);
+    expect(state.marketCount()).toBe(5);
+  });
+
+  it('a market listed twice is held once; one withdrawn by a delta and listed again comes back', () => {
+    const state = labelled();
+    full(state, five(), T0);
+    const listed = five();
+    expect(full(state, [...listed, listed[1]], T0 + 1).changes).toEqual([]);
+    expect(state.marketCount()).toBe(5);
+    state.applyDelta(SOCCER, { markets: [], withdrawn: [{ matchup_id: MATCH, key: listed[1].key }] }, T0 + 2);
+    expect(state.marketCount()).toBe(4);
+    const back = changeOf(full(state, five(), T0 + 3));
+    expect(only(back.selections).map((s) => [s.bet_name, s.version])).toEqual([
+      ['Arsenal -1.5', T0 + 3],
+      ['Chelsea +1.5', T0 + 3],
+    ]);
+    expect(state.marketCount()).toBe(5);
+  });
+});
+
 describe('BookState: locks and cutoffs', () => {
   it('locks at the cutoff through tick, with a greater version and the last price', () => {
     const state = labelled();
@@ -371,6 +415,20 @@ describe('BookState: locks and cutoffs', () => {
     expect(state.tick(early + 300).changes).toEqual([]);
     expect(only(changeOf(state.tick(CUTOFF)).selections)[0].market_name).toBe('Match - Money Line');
     expect(state.nextCutoff()).toBeUndefined();
+  });
+
+  it('a withdrawn or suspended market no longer waits for its cutoff', () => {
+    const state = labelled();
+    full(state, [aMoneyline(), aTotal(2.5, { cutoff_at: '2026-11-21T14:00:00Z' })], T0);
+    state.applyDelta(SOCCER, { markets: [], withdrawn: [{ matchup_id: MATCH, key: 's;0;ou;2.5' }] }, T0 + 1);
+    expect(state.nextCutoff()).toBe(CUTOFF);
+    state.applyDelta(
+      SOCCER,
+      { markets: [aMoneyline({ version: 2, status: 'suspended' })], withdrawn: [] },
+      T0 + 2,
+    );
+    expect(state.nextCutoff()).toBeUndefined();
+    expect(state.tick(CUTOFF + 1).changes).toEqual([]);
   });
 
   it('evaluates status at read time, before tick has run', () => {

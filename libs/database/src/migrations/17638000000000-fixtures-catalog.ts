@@ -36,7 +36,9 @@ export class FixturesCatalog17638000000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT teams_provider_id_key UNIQUE (provider_id)
       )`);
-    await queryRunner.query(`CREATE INDEX teams_unresolved_kit_idx ON fixtures.teams (id) WHERE silk_url = ''`);
+    await queryRunner.query(
+      `CREATE INDEX teams_unresolved_kit_idx ON fixtures.teams (id) WHERE silk_url = ''`,
+    );
     await queryRunner.query(`
       CREATE TABLE fixtures.league_teams (
         league_id integer NOT NULL REFERENCES fixtures.leagues (id),

@@ -40,6 +40,7 @@ describe('odds stream /v1/book/data', () => {
   let soccerOnly: string;
   let noOdds: string;
   let otherBook: string;
+  let revoked: { id: string; key: string };
 
   async function open(key: string, base = url): Promise<StreamClient> {
     const client = await StreamClient.open(`${base}/v1/book/data?key=${key}`);
@@ -73,6 +74,7 @@ describe('odds stream /v1/book/data', () => {
       stack.issueKey({ scopes: 'fixtures', grants: [`book=${SOCCER}`] }),
       stack.issueKey({ scopes: 'odds', grants: [`other=${SOCCER}`] }),
     ]);
+    revoked = await stack.issueKeyWithId({ scopes: 'odds', grants: [`book=${SOCCER}`] });
     ({ url, clock } = await boot({ ROLE: 'all' }));
     const probe = await open(both);
     // Until the first load lands the match is unknown (an error frame), so ask again until a snapshot comes.
@@ -305,6 +307,17 @@ describe('odds stream /v1/book/data', () => {
     const textA = a.texts[a.frames.findIndex((frame, index) => index >= fromA && isPrice(frame))];
     const textB = b.texts[b.frames.findIndex((frame, index) => index >= fromB && isPrice(frame))];
     expect(textA).toBe(textB);
+  });
+
+  it('closes the socket of a key disabled while connected (1008)', async () => {
+    const client = await open(revoked.key);
+    client.send({ action: 'subscribe', match: MATCH });
+    await client.next(isSnapshotOf(MATCH));
+    await stack.disableKey(revoked.id);
+    await expect(client.closed(5_000)).resolves.toBe(1008);
+    await expect(refusedHandshake(`${url}/v1/book/data?key=${revoked.key}`)).resolves.toMatchObject({
+      status: 401,
+    });
   });
 
   it('closes its sockets with 1001 when the application shuts down', async () => {

@@ -26,7 +26,8 @@ export class StreamConnection<P = unknown, M = unknown> {
   private unansweredPings = 0;
 
   constructor(
-    readonly principal: P,
+    /** Replaced when the key is checked again and its grants have changed. */
+    public principal: P,
     private readonly socket: WebSocket,
     limits: BufferLimits,
     conflate: Conflate<M> | undefined,

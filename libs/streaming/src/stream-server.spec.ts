@@ -42,6 +42,8 @@ describe('StreamServer', () => {
   let server: StreamServer;
   let base: string;
   const accepted: StreamConnection<string>[] = [];
+  let keyValid = true;
+  let generation = 1;
 
   beforeEach(async () => {
     http = createServer((_request, response) => response.end('plain http'));
@@ -51,8 +53,8 @@ describe('StreamServer', () => {
     server.register<string, unknown>({
       path: '/v1/stream',
       authenticate: (request) =>
-        request.headers['x-api-key'] === 'good'
-          ? Promise.resolve('principal-1')
+        request.headers['x-api-key'] === 'good' && keyValid
+          ? Promise.resolve(`principal-${generation}`)
           : Promise.reject(new Error('no key')),
       reject: () => ({ status: 401, body: { detail: 'invalid or inactive API key' } }),
       accept: (connection) => {
@@ -73,6 +75,8 @@ describe('StreamServer', () => {
 
   afterEach(async () => {
     accepted.length = 0;
+    keyValid = true;
+    generation = 1;
     await server.beforeApplicationShutdown();
     server.onApplicationShutdown();
     await new Promise((resolve) => http.close(resolve));
@@ -98,6 +102,17 @@ describe('StreamServer', () => {
     expect(accepted[0].principal).toBe('principal-1');
     expect(server.connectionCount).toBe(1);
     client.socket.close();
+  });
+
+  it('checks keys again: a changed principal replaces the old one, a revoked key loses its socket (1008)', async () => {
+    const client = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
+    generation = 2;
+    await server.revalidate();
+    expect(accepted[0].principal).toBe('principal-2');
+    const code = closed(client.socket);
+    keyValid = false;
+    await server.revalidate();
+    await expect(code).resolves.toBe(1008);
   });
 
   it('closes every client with 1001 at shutdown', async () => {

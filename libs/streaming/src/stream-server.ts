@@ -11,11 +11,15 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer } from 'ws';
 import { redactKeys } from '@app/auth';
+import { NatsClient, Subjects } from '@app/messaging';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import type { Conflate } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
 
 export const STREAMING_OPTIONS = Symbol('STREAMING_OPTIONS');
+
+/** Delay between a key-change announcement and re-checking the clients' keys. */
+const KEY_CHANGE_SETTLE_MS = 200;
 
 export interface StreamingOptions {
   /** Protocol ping period; a peer that misses two pongs is closed. */
@@ -64,7 +68,12 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private readonly logger = new Logger(StreamServer.name);
   private readonly options: Required<StreamingOptions>;
   private readonly endpoints = new Map<string, StreamEndpoint<unknown, unknown>>();
-  private readonly connections = new Set<StreamConnection<unknown, unknown>>();
+  /** Each open client with the endpoint and handshake request its key is checked against again. */
+  private readonly connections = new Map<
+    StreamConnection<unknown, unknown>,
+    { endpoint: StreamEndpoint<unknown, unknown>; request: IncomingMessage }
+  >();
+  private unsubscribeKeyChanges?: () => void;
   private readonly wss: WebSocketServer;
   private server?: Server;
   private pingTimer?: NodeJS.Timeout;
@@ -76,6 +85,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(STREAMING_OPTIONS) options?: StreamingOptions,
+    @Optional() private readonly nats?: NatsClient,
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.wss = new WebSocketServer({
@@ -100,14 +110,35 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
 
   /** One liveness round over every client (the ping timer calls this). */
   sweep(): void {
-    for (const connection of this.connections) connection.checkAlive();
+    for (const connection of this.connections.keys()) connection.checkAlive();
+  }
+
+  /**
+   * Checks every client's key again: a key disabled, expired or stripped of
+   * its scope or grant since the handshake loses its socket (1008), and a
+   * changed allowlist applies to the next subscriptions. An unreachable key
+   * store keeps the clients connected.
+   */
+  async revalidate(): Promise<void> {
+    await Promise.all(
+      [...this.connections].map(async ([connection, { endpoint, request }]) => {
+        try {
+          connection.principal = await endpoint.authenticate(request);
+        } catch (error) {
+          const { status } = endpoint.reject(error);
+          if (status === 401 || status === 403)
+            connection.close(CloseCode.PolicyViolation, 'API key no longer valid');
+        }
+      }),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
+    this.unsubscribeKeyChanges?.();
     this.server?.off('upgrade', this.onUpgrade);
-    const open = [...this.connections];
+    const open = [...this.connections.keys()];
     if (open.length === 0) return;
     await new Promise<void>((resolve) => {
       let remaining = open.length;
@@ -130,15 +161,22 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   }
 
   onApplicationShutdown(): void {
-    for (const connection of this.connections) connection.terminate();
+    for (const connection of this.connections.keys()) connection.terminate();
     this.wss.close();
   }
 
   private attach(): void {
     this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
     this.server.on('upgrade', this.onUpgrade);
-    this.pingTimer = setInterval(() => this.sweep(), this.options.pingIntervalMs);
+    this.pingTimer = setInterval(() => {
+      this.sweep();
+      void this.revalidate();
+    }, this.options.pingIntervalMs);
     this.pingTimer.unref();
+    // The key registry drops its cached decision on the same message; check once it has.
+    this.unsubscribeKeyChanges = this.nats?.subscribe(Subjects.authKeysChanged, () => {
+      setTimeout(() => void this.revalidate(), KEY_CHANGE_SETTLE_MS).unref();
+    });
   }
 
   private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -167,7 +205,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
         endpoint.conflate,
         () => this.logger.warn(`Closed a slow ${endpoint.path} client (1013): its outgoing buffer was full`),
       );
-      this.connections.add(connection);
+      this.connections.set(connection, { endpoint, request });
       connection.onClose(() => this.connections.delete(connection));
       try {
         endpoint.accept(connection);

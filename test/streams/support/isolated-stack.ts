@@ -5,10 +5,18 @@ import { openDataSource } from '../../../libs/database/src/open-data-source';
 import { runKeys } from '../../support/keys-cli';
 import { databaseUrl, PG_ADMIN_URL, runSubjectPrefix } from '../../support/test-env';
 
+interface KeyOptions {
+  readonly sports?: string;
+  readonly scopes: string;
+  readonly grants?: string[];
+}
+
 export interface IsolatedStack {
   /** DATABASE_URL and NATS_SUBJECT_PREFIX of this suite only. */
   readonly env: Record<string, string>;
-  issueKey(options: { sports?: string; scopes: string; grants?: string[] }): Promise<string>;
+  issueKey(options: KeyOptions): Promise<string>;
+  issueKeyWithId(options: KeyOptions): Promise<{ id: string; key: string }>;
+  disableKey(id: string): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -27,16 +35,23 @@ export async function isolatedStack(label: string): Promise<IsolatedStack> {
   await dataSource.destroy();
   const env = { DATABASE_URL: url, NATS_SUBJECT_PREFIX: `${runSubjectPrefix() || 'it'}_${label}` };
 
+  const issueKeyWithId = async ({ sports = '', scopes, grants = [] }: KeyOptions) => {
+    const account = await runKeys(['account:create', '--name', label, '--sports', sports], env);
+    if (account.code !== 0) throw new Error(`account:create failed: ${account.stdout}`);
+    const args = ['key:issue', '--account', String(account.json.account), '--scopes', scopes];
+    for (const grant of grants) args.push('--grant', grant);
+    const issued = await runKeys(args, env);
+    if (issued.code !== 0) throw new Error(`key:issue failed: ${issued.stdout}`);
+    return { id: String(issued.json.id), key: String(issued.json.key) };
+  };
+
   return {
     env,
-    async issueKey({ sports = '', scopes, grants = [] }) {
-      const account = await runKeys(['account:create', '--name', label, '--sports', sports], env);
-      if (account.code !== 0) throw new Error(`account:create failed: ${account.stdout}`);
-      const args = ['key:issue', '--account', String(account.json.account), '--scopes', scopes];
-      for (const grant of grants) args.push('--grant', grant);
-      const issued = await runKeys(args, env);
-      if (issued.code !== 0) throw new Error(`key:issue failed: ${issued.stdout}`);
-      return String(issued.json.key);
+    issueKeyWithId,
+    issueKey: async (options) => (await issueKeyWithId(options)).key,
+    async disableKey(id) {
+      const disabled = await runKeys(['key:disable', '--id', id], env);
+      if (disabled.code !== 0) throw new Error(`key:disable failed: ${disabled.stdout}`);
     },
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };

@@ -118,6 +118,8 @@ export interface MarketsAnswer {
 const MATCHUP_ID_BASE = 1_600_000_000;
 const ID_SLOTS = 10_000_000;
 const SLOT = 32;
+/** The book opens a fixture's markets this long before its start (sim time). */
+const BOOK_HORIZON_MS = 24 * 3600 * 1000;
 /** Long after a fixture has left the catalog (3 h after its end), its id slot may be reused. */
 const SLOT_KEPT_MS = 12 * 3600 * 1000;
 
@@ -261,7 +263,8 @@ export class Sportsbook {
     const prematchId = MATCHUP_ID_BASE + slot * SLOT;
     const liveId = prematchId + 3;
     const specialId = prematchId + 8;
-    const listed = status === 'scheduled' || status === 'in_play' || status === 'close_of_play';
+    const open = status === 'scheduled' && fixture.startMs - now <= BOOK_HORIZON_MS;
+    const listed = open || status === 'in_play' || status === 'close_of_play';
     const inPlay = status === 'in_play' || status === 'close_of_play';
     const wantSpecial = listed && !inPlay && league.sport === 'soccer' && fixture.seed % 2 === 0;
 

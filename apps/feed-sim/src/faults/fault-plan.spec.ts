@@ -25,6 +25,13 @@ describe('FaultPlan', () => {
     expect(faults).toBeLessThan(1150);
   });
 
+  it('drops a stream about a fifth of the rate per second', () => {
+    const plan = new FaultPlan(0.5, new Random(9));
+    const drops = Array.from({ length: 20_000 }, () => plan.dropStream(500)).filter(Boolean).length;
+    expect(drops / 20_000).toBeGreaterThan(0.04);
+    expect(drops / 20_000).toBeLessThan(0.06);
+  });
+
   it('corrupts a body into something that is not the body', () => {
     const plan = new FaultPlan(1, new Random(2));
     const body = JSON.stringify({ last: 1, markets: [{ key: 's;0;m' }] });

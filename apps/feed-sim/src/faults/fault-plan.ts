@@ -5,8 +5,9 @@ export type HttpFault = 'none' | 'error' | 'slow' | 'malformed';
 /**
  * SIM_FAULTS as decisions: each HTTP answer goes wrong with probability
  * `rate` (a 5xx, a slow answer or a malformed body, in equal shares); each
- * stream frame is malformed, and each stream dropped per second, at a tenth
- * of that rate, so a stream still carries data between faults.
+ * stream frame is malformed with a tenth of that rate and each stream is
+ * dropped with a fifth of it per second, so a stream still carries data
+ * between faults.
  */
 export class FaultPlan {
   constructor(
@@ -42,6 +43,6 @@ export class FaultPlan {
 
   /** Per stream and per tick of `tickMs`: drop the connection now? */
   dropStream(tickMs: number): boolean {
-    return this.rate > 0 && this.random.chance(((this.rate / 10) * tickMs) / 1000);
+    return this.rate > 0 && this.random.chance(((this.rate / 5) * tickMs) / 1000);
   }
 }

@@ -85,7 +85,7 @@ export class BookPoller {
     this.loop = this.run();
     this.timers.push(
       setInterval(() => this.checkCutoffs(), CUTOFF_CHECK_MS),
-      setInterval(() => this.publishHealth(), HEALTH_EVERY_MS),
+      setInterval(() => this.reportHealth(), HEALTH_EVERY_MS),
     );
   }
 
@@ -273,8 +273,8 @@ export class BookPoller {
     );
   }
 
-  private publishHealth(): void {
-    if (this.stopped) return;
+  private publishHealth(): FeedHealthMessage | undefined {
+    if (this.stopped) return undefined;
     const health: FeedHealthMessage = {
       last_success_at: this.lastSuccessAt,
       full_loaded: this.fullLoaded,
@@ -284,8 +284,13 @@ export class BookPoller {
       DynamicSubjects.oddsHealth(this.source.name),
       encoder.encode(JSON.stringify(health)),
     );
-    // Best effort: it only spares a replica starting during an outage of NATS a second of "unhealthy".
-    this.store.writeHealth(this.source.name, health).catch(() => undefined);
+    return health;
+  }
+
+  /** Also stored (best effort, once a second), so a replica starting late knows the feed's health at once. */
+  private reportHealth(): void {
+    const health = this.publishHealth();
+    if (health) this.store.writeHealth(this.source.name, health).catch(() => undefined);
   }
 
   private requireState(): BookState {

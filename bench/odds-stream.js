@@ -1,6 +1,7 @@
 // The odds stream under load, two phases against one odds-passthrough process (ROLE=all, the
 // ingest polling a fake sportsbook every BOOK_POLL_MS, PostgreSQL, NATS, the stream), with 1,000
-// clients that each sent `subscribe_all`:
+// clients that each sent `subscribe_all` (mode `all`, every client receives every change) or
+// each subscribed to one match, 10 per match (mode `match`):
 //   1. latency: one price change every 100 ms; the time from the change at the fake book until
 //      the update reaches each client. Budget: p99 within BOOK_POLL_MS + 50 ms.
 //   2. throughput: 2,000 selection changes a second (1,000 two-way markets) for `seconds`;
@@ -8,7 +9,7 @@
 //      (RSS) sampled every second. Budget: keeps up, memory flat.
 // Run from the repository root:
 //
-//   node bench/odds-stream.js [seconds=20] [clients=1000] [pollMs=1000]
+//   node bench/odds-stream.js [seconds=20] [clients=1000] [pollMs=1000] [mode=all|match]
 //
 // The server runs as its own process from the TypeScript sources; the fake book and the
 // clients share this process. It creates a throwaway database on BENCH_PG_ADMIN_URL (default
@@ -33,6 +34,7 @@ const { aMatchup, aTotal } = require('../apps/odds-passthrough/src/ingest/upstre
 const seconds = Number(process.argv[2] ?? 20);
 const clientCount = Number(process.argv[3] ?? 1000);
 const pollMs = Number(process.argv[4] ?? 1000);
+const mode = process.argv[5] ?? 'all';
 const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SPORT = 29;
@@ -243,9 +245,16 @@ async function main() {
         socket.once('open', resolve);
         socket.once('error', reject);
       });
-      socket.send(JSON.stringify({ action: 'subscribe_all' }));
+      socket.send(
+        JSON.stringify(
+          mode === 'all'
+            ? { action: 'subscribe_all' }
+            : { action: 'subscribe', match: matchIdOf(c % MATCHES) },
+        ),
+      );
     }
-    await until(() => stats.snapshots >= clientCount * MATCHES, 'every client to get its snapshots');
+    const snapshotsDue = mode === 'all' ? clientCount * MATCHES : clientCount;
+    await until(() => stats.snapshots >= snapshotsDue, 'every client to get its snapshots');
 
     // Phase 1: latency, one change every 100 ms for 10 s.
     phase = 'latency';
@@ -288,6 +297,7 @@ async function main() {
       JSON.stringify(
         {
           clients: clientCount,
+          mode,
           matches: MATCHES,
           markets: MATCHES * MARKETS_PER_MATCH,
           pollMs,
@@ -307,6 +317,8 @@ async function main() {
             seconds: Math.round(elapsed),
             selectionChangesPerSecondAtBook: Math.round((ticks * marketsPerTick * 2) / elapsed),
             selectionsPerSecondPerSampledClient: Math.round(stats.sampledSelections / SAMPLED / elapsed),
+            selectionsPerSecondPerSampledClientExpected:
+              mode === 'all' ? SELECTION_CHANGES_PER_SECOND : SELECTION_CHANGES_PER_SECOND / MATCHES,
             framesPerSecondAllClients: Math.round(stats.frames / elapsed),
             socketsClosed: stats.closed,
             closeCodes: stats.closeCodes,

@@ -103,6 +103,7 @@ async function main() {
   const sockets = [];
   let child;
   let dataSource;
+  let nats;
   try {
     const { buildDataSourceOptions, openDataSource } = require('../libs/database/src');
     dataSource = await openDataSource(
@@ -166,7 +167,22 @@ async function main() {
     };
     for (let i = 0; i < matchCount; i++) push(i);
 
+    // The same changes as seen on NATS, to split the latency into ingest (provider → NATS) and
+    // stream (NATS → client) parts.
+    const { connect } = require('nats');
+    nats = await connect({ servers: natsUrl });
+    const publishedAt = new Map();
+    nats.subscribe(`${database}.fixtures.live.>`, {
+      callback: (_error, message) => {
+        const at = performance.now();
+        const data = JSON.parse(Buffer.from(message.data).toString());
+        publishedAt.set(`${data.match_id}:${data.score.home}`, at);
+      },
+    });
+
     const latencies = [];
+    const ingestLatencies = [];
+    const streamLatencies = [];
     let measuring = false;
     let snapshots = 0;
     let closedEarly = 0;
@@ -181,8 +197,15 @@ async function main() {
         if (frame.op === 'snapshot') snapshots += 1;
         if (frame.op !== 'update') return;
         if (!measuring) return;
-        const sentAt = pushedAt.get(`${frame.data.match_id}:${frame.data.score.home}`);
-        if (sentAt !== undefined) latencies.push(receivedAt - sentAt);
+        const change = `${frame.data.match_id}:${frame.data.score.home}`;
+        const sentAt = pushedAt.get(change);
+        const natsAt = publishedAt.get(change);
+        if (sentAt === undefined) return;
+        latencies.push(receivedAt - sentAt);
+        if (natsAt !== undefined) {
+          ingestLatencies.push(natsAt - sentAt);
+          streamLatencies.push(receivedAt - natsAt);
+        }
       });
       socket.on('close', () => (closedEarly += measuring ? 1 : 0));
       await new Promise((resolve, reject) => {
@@ -206,6 +229,10 @@ async function main() {
     await sleep(1000);
     measuring = false;
     const sorted = latencies.sort((a, b) => a - b);
+    const summary = (values) => {
+      const ordered = values.sort((a, b) => a - b);
+      return { p50: percentile(ordered, 50), p99: percentile(ordered, 99) };
+    };
     const expected = pushes * (subscribers / matchCount);
     console.log(
       JSON.stringify(
@@ -224,6 +251,10 @@ async function main() {
             p99: percentile(sorted, 99),
             max: percentile(sorted, 100),
           },
+          splitMs: {
+            providerToNats: summary(ingestLatencies),
+            natsToClient: summary(streamLatencies),
+          },
           budget: 'p99 < 50 ms',
           withinBudget: percentile(sorted, 99) !== null && percentile(sorted, 99) < 50,
         },
@@ -237,6 +268,7 @@ async function main() {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
+    await nats?.close();
     await fake.stop();
     await dataSource?.destroy();
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

@@ -42,6 +42,9 @@ describe('CricketMatch', () => {
     const last = states[states.length - 1];
     expect(last.innings).toBe(2);
     expect(last.scorecard).toHaveLength(2);
+    for (const innings of (last.scorecard ?? []) as Array<{ overs: Array<{ over: number }> }>) {
+      expect(innings.overs.map((row) => row.over)).toEqual(innings.overs.map((_, index) => index + 1));
+    }
     const first = last.scorecard?.[0] as Record<string, unknown>;
     expect(first.phase).toBe('1st');
     expect(Array.isArray(first.batting) && Array.isArray(first.bowling)).toBe(true);
@@ -56,6 +59,12 @@ describe('CricketMatch', () => {
       if (rainAt < 0) continue;
       sawRain = true;
       expect(states.slice(rainAt).some((state) => state.status === 'live')).toBe(true);
+      for (const state of states) expect(state.over.ball).toBeLessThanOrEqual(6);
+      const innings = (states[states.length - 1].scorecard ?? []) as Array<{
+        overs: Array<{ over: number }>;
+      }>;
+      for (const { overs } of innings)
+        expect(overs.map((row) => row.over)).toEqual(overs.map((_, i) => i + 1));
       expect(match.finished).toBe(true);
     }
     expect(sawRain).toBe(true);
@@ -71,6 +80,19 @@ describe('CricketMatch', () => {
     expect(match.finished).toBe(true);
     const last = states[states.length - 1];
     expect(last.scorecard?.length).toBeLessThanOrEqual(4);
+  });
+
+  it('stops some Tests for bad light and resumes them', () => {
+    let sawBadLight = false;
+    for (let index = 0; index < 10 && !sawBadLight; index++) {
+      const fixture = catalog.fixture(leagueOf('test'), index);
+      const { states } = run(fixture, 'test', fixture.startMs + 6 * DAY);
+      const at = states.findIndex((state) => state.status === 'bad_light');
+      if (at < 0) continue;
+      sawBadLight = true;
+      expect(states[at + 1]?.status).toBe('live');
+    }
+    expect(sawBadLight).toBe(true);
   });
 
   it('sends nothing while a Test is at stumps', () => {

@@ -122,7 +122,8 @@ export class CricketMatch {
   private lastEvent: { vc: number; team: Side | '' } | undefined;
   private day = 0;
   private session = 0;
-  private rainAtBall: number;
+  /** The delivery after which play stops (rain, or bad light in a Test), or -1. */
+  private stoppageAtBall: number;
   private readonly battingFirst: Side;
   private cached: CricketState | null = null;
   /** An over has ended and the next has not been started (a break came between). */
@@ -136,7 +137,12 @@ export class CricketMatch {
     this.random = new Random(fixture.seed).fork('cricket');
     this.rules = RULES[format];
     this.battingFirst = this.random.chance(0.5) ? 'home' : 'away';
-    this.rainAtBall = format !== 'test' && this.random.chance(0.3) ? this.random.int(20, 200) : -1;
+    const stoppage = this.random.chance(format === 'test' ? 0.5 : 0.3);
+    this.stoppageAtBall = !stoppage
+      ? -1
+      : format === 'test'
+        ? this.random.int(200, 1500)
+        : this.random.int(20, 200);
     this.now = fixture.startMs - CRICKET_PREMATCH_MS;
     this.nextAt = fixture.startMs;
     this.innings.push(this.newInnings(this.battingFirst, 1));
@@ -193,6 +199,7 @@ export class CricketMatch {
         this.startOver(this.current());
         return this.rules.ballMs;
       case 'rain':
+      case 'bad_light':
       case 'drinks':
       case 'lunch':
       case 'tea':
@@ -324,9 +331,14 @@ export class CricketMatch {
       this.lastEvent = { vc: CRICKET_EVENT.innings_break, team: '' };
       return this.format === 't20' ? 20 * MINUTE : this.format === 'one_day' ? 45 * MINUTE : 10 * MINUTE;
     }
-    if (this.rainAtBall >= 0 && this.totalBalls() === this.rainAtBall) {
-      this.rainAtBall = -1;
-      this.matchStatus = 'rain';
+    // Play stops mid-over, so the over in progress resumes where it left off.
+    if (
+      this.stoppageAtBall >= 0 &&
+      this.totalBalls() >= this.stoppageAtBall &&
+      innings.legalBalls % 6 !== 0
+    ) {
+      this.stoppageAtBall = -1;
+      this.matchStatus = this.format === 'test' ? 'bad_light' : 'rain';
       return this.random.int(20, 70) * MINUTE;
     }
     if (innings.legalBalls % 6 !== 0 || innings.thisOver.length === 0) return pause;

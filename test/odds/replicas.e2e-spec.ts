@@ -4,7 +4,7 @@ import request from 'supertest';
 import { aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
-import { TcpProxy, hostAndPort } from '../support/tcp-proxy';
+import { TcpProxy, hostAndPort, withHostPort } from '../support/tcp-proxy';
 import { NATS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
@@ -154,4 +154,56 @@ describe('odds replicas and books', () => {
       await proxy.cut();
     }
   });
+
+  it('keeps serving and publishing changes while PostgreSQL is away, and writes them once it is back', async () => {
+    const pg = hostAndPort(stack.env.DATABASE_URL, 5432);
+    const proxy = new TcpProxy(pg.host, pg.port);
+    await proxy.start();
+    const app = await boot({
+      BOOK_UPSTREAM_URL: main.url,
+      DATABASE_URL: withHostPort(stack.env.DATABASE_URL, proxy.port),
+    });
+    try {
+      main.putMarket(SOCCER, moneyline(161));
+      await waitFor(async () => homePrice(await odds(app)) === 161, {
+        timeoutMs: 10_000,
+        what: 'the first change',
+      });
+
+      await proxy.cut();
+      main.putMarket(SOCCER, moneyline(162));
+      await waitFor(async () => homePrice(await odds(app)) === 162, {
+        timeoutMs: 10_000,
+        what: 'a change during the outage',
+      });
+      main.putMarket(SOCCER, moneyline(163));
+      await waitFor(async () => homePrice(await odds(app)) === 163, {
+        timeoutMs: 10_000,
+        what: 'another change during the outage',
+      });
+      await proxy.restore();
+      await waitFor(async () => (await storedHomePrice()) === 163, {
+        timeoutMs: 15_000,
+        what: 'the backlog to be written',
+      });
+    } finally {
+      await app.close();
+      apps.splice(apps.indexOf(app), 1);
+      await proxy.cut();
+    }
+  });
+
+  async function storedHomePrice(): Promise<number | undefined> {
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const rows = await db.query<{ selections: { bet_name: string; price: number }[] }>(
+        `SELECT selections FROM odds.markets WHERE book = 'book' AND match_id = $1 AND market_key = 's;0;m'`,
+        [MATCH],
+      );
+      return rows.rows[0]?.selections.find((s) => s.bet_name === 'Arsenal')?.price;
+    } finally {
+      await db.end();
+    }
+  }
 });

@@ -69,6 +69,7 @@ export class BookPoller {
   /** Persist-then-publish steps, chained so they leave in the order the state changed. */
   private outbox: Promise<void> = Promise.resolve();
   private readonly unpersisted: BookWrite[] = [];
+  private writeFailures = 0;
 
   constructor(
     private readonly source: BookSource,
@@ -91,7 +92,7 @@ export class BookPoller {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.timers) clearTimeout(timer);
     this.wake?.();
     await this.loop;
     await this.outbox;
@@ -248,19 +249,32 @@ export class BookPoller {
   }
 
   /**
-   * Writes go in order; while PostgreSQL is away they queue up and the stream
-   * keeps flowing, and the backlog is written once it is back.
+   * Writes go in order. Once one fails, later ones queue behind it and are
+   * written by a retry with backoff, so while PostgreSQL is away the stream
+   * keeps flowing without waiting on it; the backlog is written once it is back.
    */
   private async persist(write: BookWrite): Promise<void> {
     this.unpersisted.push(write);
+    if (this.unpersisted.length === 1) await this.drain();
+  }
+
+  private async drain(): Promise<void> {
     while (this.unpersisted.length > 0) {
       try {
         await this.store.write(this.source.name, this.unpersisted[0]);
         this.unpersisted.shift();
+        this.writeFailures = 0;
       } catch (error) {
-        if (this.unpersisted.length === 1) {
-          this.logger.warn(`Persisting the book failed (${describe(error)}); will retry`);
-        }
+        if (this.stopped) return;
+        const wait = backoffDelay(this.writeFailures++);
+        this.logger.warn(
+          `Persisting the book failed (${describe(error)}); ${this.unpersisted.length} writes wait, retrying in ${wait} ms`,
+        );
+        const timer = setTimeout(() => {
+          this.timers.splice(this.timers.indexOf(timer), 1);
+          void this.drain();
+        }, wait);
+        this.timers.push(timer);
         return;
       }
     }

@@ -155,6 +155,22 @@ describe('Simulation', () => {
     }
   });
 
+  it('suspends live matchups (after goals) and reopens them', () => {
+    const sim = simulation();
+    const seen = new Map<number, string[]>();
+    for (let i = 0; i <= 400; i++) {
+      sim.tick(WALL + i * 500);
+      for (const matchup of matchups(sim, 29).filter((candidate) => candidate.is_live)) {
+        const status = matchup.periods.find((period) => period.number === 0)?.status ?? 'none';
+        const list = seen.get(matchup.id) ?? [];
+        if (list[list.length - 1] !== status) list.push(status);
+        seen.set(matchup.id, list);
+      }
+    }
+    const reopened = [...seen.values()].filter((list) => list.join().includes('suspended,open'));
+    expect(reopened.length).toBeGreaterThan(0);
+  });
+
   it('keeps kits unknown at first and knows them all after the kit delay', () => {
     const sim = simulation();
     const teams = sim.teamsOf('lg-soc0') ?? [];

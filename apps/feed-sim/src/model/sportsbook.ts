@@ -314,6 +314,7 @@ export class Sportsbook {
       if (home + away !== matchup.goalsSeen) {
         matchup.goalsSeen = home + away;
         matchup.suspendedUntil = now + 20 * SECOND;
+        this.repriceForScore(state, matchup, home - away);
       }
       if (model.status !== '1h' && model.status !== 'not_started') this.closePeriod(state, matchup, 1);
     }
@@ -325,6 +326,18 @@ export class Sportsbook {
     for (let i = 0; i < 2; i++) this.movePrice(state, matchup, r.pick(markets));
     if (r.chance(0.02)) this.moveLine(state, matchup);
     if (r.chance(0.01)) matchup.suspendedUntil = now + 5 * SECOND;
+  }
+
+  /** After a goal the money lines follow the score: the leader becomes the favourite. */
+  private repriceForScore(state: SportState, matchup: Matchup, lead: number): void {
+    const home = Math.min(0.9, Math.max(0.05, 0.42 + 0.22 * lead));
+    const away = Math.min(0.9, Math.max(0.05, 0.32 - 0.22 * lead));
+    const draw = Math.max(0.05, 1 - home - away);
+    for (const market of matchup.markets.values()) {
+      if (market.type !== 'moneyline' || market.period !== 0) continue;
+      market.probabilities = normalise([home, away, draw].slice(0, market.probabilities.length));
+      this.touchMarket(state, market);
+    }
   }
 
   private setPeriods(state: SportState, matchup: Matchup, status: 'open' | 'suspended'): void {

@@ -12,7 +12,8 @@ export class OddsEnv extends ServiceEnv {
     { require_tld: false, protocols: ['http', 'https'] },
     { message: 'BOOK_UPSTREAM_URL must be an http(s) URL' },
   )
-  BOOK_UPSTREAM_URL: string = 'http://127.0.0.1:4000';
+  /** The simulator serves the sportsbook under /book, beside the live-score provider. */
+  BOOK_UPSTREAM_URL: string = 'http://127.0.0.1:4000/book';
 
   @IntegerEnv()
   @IsInt({ message: 'BOOK_POLL_MS must be an integer' })

@@ -17,7 +17,11 @@ require('ts-node').register({
 });
 
 const { BookState } = require('../apps/odds-passthrough/src/book/domain');
-const { parseMarketsFull } = require('../apps/odds-passthrough/src/ingest/upstream');
+const {
+  parseLeagues,
+  parseMarketsFull,
+  parseMatchups,
+} = require('../apps/odds-passthrough/src/ingest/upstream');
 
 const SPORT = 29;
 const MARKETS_PER_MATCHUP = 40;
@@ -111,8 +115,18 @@ function book(changedEvery) {
     }
   }
   const leagues = Array.from({ length: 20 }, (_, i) => ({ id: 1980 + i, name: `League ${i}` }));
-  // through JSON, as the poller receives it: flat strings, fresh objects
-  return JSON.parse(JSON.stringify({ leagues, matchups, markets }));
+  // through JSON and the strict parsers, as the poller hands it over
+  const wire = JSON.parse(JSON.stringify({ leagues, matchups, markets }));
+  return {
+    leagues: parsed(parseLeagues(wire.leagues)),
+    matchups: parsed(parseMatchups(wire.matchups)),
+    markets: parsed(parseMarketsFull({ last: 1, markets: wire.markets })).markets,
+  };
+}
+
+function parsed(result) {
+  if (!result.ok) throw new Error(result.error);
+  return result.value;
 }
 
 /**

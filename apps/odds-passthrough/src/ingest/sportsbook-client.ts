@@ -75,6 +75,14 @@ export class SportsbookClient {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return error.name === 'TimeoutError' ? 'timed out' : error.message;
+  // An aborted fetch rejects with a DOMException, which is not an Error in every Node version.
+  const named =
+    typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
+  if (named.name === 'TimeoutError') return 'timed out';
+  // Node's fetch hides the network error (ECONNREFUSED, ...) in its cause.
+  const cause = (named as { cause?: { code?: unknown } }).cause;
+  if (typeof named.message === 'string') {
+    return typeof cause?.code === 'string' ? `${named.message} (${cause.code})` : named.message;
+  }
   return String(error);
 }

@@ -39,10 +39,6 @@ export class LiveStream implements OnApplicationBootstrap, OnApplicationShutdown
     this.server.close();
   }
 
-  get connections(): number {
-    return this.server.clients.size;
-  }
-
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/live') {

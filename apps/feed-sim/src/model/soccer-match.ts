@@ -130,10 +130,6 @@ export class SoccerMatch {
     this.now = fixture.startMs - PREMATCH_MS;
   }
 
-  get kickoffMs(): number {
-    return this.fixture.startMs;
-  }
-
   get status(): SoccerStatus {
     switch (this.period) {
       case 'pre':

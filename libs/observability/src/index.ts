@@ -4,3 +4,4 @@ export * from './metrics';
 export * from './metrics.controller';
 export * from './observability.module';
 export * from './shutdown-deadline';
+export * from './upstream-monitor';

@@ -51,20 +51,32 @@ export class Metrics {
   }
 
   /**
-   * A counter read from a monotonically growing number kept by a component;
-   * prom-client counters cannot be set, so the difference is added at scrape.
+   * A counter read from monotonically growing numbers kept by a component;
+   * prom-client counters cannot be set, so the growth is added at scrape.
    */
-  observeCounter(name: string, help: string, read: () => number): void {
+  observeCounter(
+    name: string,
+    help: string,
+    read: () => number | readonly LabelledValue[],
+    labelNames: readonly string[] = [],
+  ): void {
     if (this.registry.getSingleMetric(name)) return;
-    let reported = 0;
+    const reported = new Map<string, number>();
     new Counter({
       name,
       help,
+      labelNames: [...labelNames],
       registers: [this.registry],
       collect() {
-        const current = read();
-        if (current > reported) this.inc(current - reported);
-        reported = Math.max(reported, current);
+        const value = read();
+        const entries = typeof value === 'number' ? [{ labels: {}, value }] : value;
+        for (const entry of entries) {
+          const id = JSON.stringify(entry.labels);
+          const before = reported.get(id) ?? 0;
+          if (entry.value > before) this.inc(entry.labels, entry.value - before);
+          else if (!reported.has(id)) this.inc(entry.labels, 0);
+          reported.set(id, Math.max(before, entry.value));
+        }
       },
     });
   }

@@ -3,6 +3,7 @@ import { KeyRegistry } from '@app/auth';
 import { NatsClient, type NatsState } from '@app/messaging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
+import { UpstreamMonitor } from './upstream-monitor';
 
 const NATS_STATES: readonly NatsState[] = ['connecting', 'connected', 'reconnecting', 'closed'];
 
@@ -14,8 +15,8 @@ const NATS_STATES: readonly NatsState[] = ['connecting', 'connected', 'reconnect
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [Metrics],
-  exports: [Metrics],
+  providers: [Metrics, UpstreamMonitor],
+  exports: [Metrics, UpstreamMonitor],
 })
 export class ObservabilityModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,5 @@
 import { type Conflate, type OutgoingFrame, OutgoingQueue } from './outgoing-queue';
+import { StreamStats } from './stream-stats';
 
 /** The part of a `ws` WebSocket the sender uses, so the policy can be tested without a network. */
 export interface FrameSink {
@@ -37,6 +38,7 @@ export class BufferedSender<M = unknown> {
     private readonly sink: FrameSink,
     private readonly limits: BufferLimits = DEFAULT_BUFFER_LIMITS,
     conflate?: Conflate<M>,
+    private readonly stats: StreamStats = new StreamStats(),
   ) {
     this.queue = new OutgoingQueue<M>(conflate);
   }
@@ -55,7 +57,7 @@ export class BufferedSender<M = unknown> {
       this.write(frame);
       return 'sent';
     }
-    this.queue.push(frame);
+    if (this.queue.push(frame)) this.stats.framesConflated += 1;
     this.pump();
     if (this.queue.bytes > this.limits.maxQueuedBytes) {
       this.overflowed = true;
@@ -73,6 +75,7 @@ export class BufferedSender<M = unknown> {
   }
 
   private write(frame: OutgoingFrame<M>): void {
+    this.stats.framesSent += 1;
     // Text frames from a shared Buffer: ws frames it without copying the payload.
     this.sink.send(frame.data, { binary: false }, this.afterWrite);
   }

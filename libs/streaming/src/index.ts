@@ -4,3 +4,4 @@ export * from './outgoing-queue';
 export * from './stream-connection';
 export * from './stream-server';
 export * from './streaming.module';
+export * from './stream-stats';

@@ -44,18 +44,20 @@ export class OutgoingQueue<M = unknown> {
     return this.queuedBytes;
   }
 
-  push(frame: OutgoingFrame<M>): void {
+  /** Queues a frame; true when it was merged into one already waiting under the same key. */
+  push(frame: OutgoingFrame<M>): boolean {
     const waiting = frame.key === undefined ? undefined : this.byKey.get(frame.key);
     if (waiting) {
       const merged = this.conflate(waiting.frame, frame);
       this.queuedBytes += merged.data.length - waiting.frame.data.length;
       waiting.frame = merged;
-      return;
+      return true;
     }
     const slot: Slot<M> = { key: frame.key, frame };
     this.slots.push(slot);
     if (frame.key !== undefined) this.byKey.set(frame.key, slot);
     this.queuedBytes += frame.data.length;
+    return false;
   }
 
   shift(): OutgoingFrame<M> | undefined {

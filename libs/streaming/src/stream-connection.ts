@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 import { type BufferLimits, BufferedSender } from './buffered-sender';
 import type { Conflate, OutgoingFrame } from './outgoing-queue';
+import type { StreamStats } from './stream-stats';
 
 /** Close codes this library uses (RFC 6455 section 7.4.1 and the IANA registry). */
 export const CloseCode = {
@@ -32,8 +33,9 @@ export class StreamConnection<P = unknown, M = unknown> {
     limits: BufferLimits,
     conflate: Conflate<M> | undefined,
     private readonly onOverflow: (connection: StreamConnection<P, M>) => void,
+    stats?: StreamStats,
   ) {
-    this.sender = new BufferedSender<M>(socket, limits, conflate);
+    this.sender = new BufferedSender<M>(socket, limits, conflate, stats);
     socket.on('pong', () => (this.unansweredPings = 0));
     // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
     socket.on('message', (data) => this.messageListener?.(rawToText(data)));

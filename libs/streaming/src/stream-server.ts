@@ -15,6 +15,7 @@ import { NatsClient, Subjects } from '@app/messaging';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import type { Conflate } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
+import { StreamStats } from './stream-stats';
 
 export const STREAMING_OPTIONS = Symbol('STREAMING_OPTIONS');
 
@@ -55,6 +56,8 @@ export interface StreamEndpoint<P, M = unknown> {
   /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
   readonly conflate?: Conflate<M>;
   readonly limits?: BufferLimits;
+  /** Subscriptions currently held on this endpoint, for the metrics endpoint. */
+  subscriptionCount?(): number;
 }
 
 /**
@@ -68,6 +71,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private readonly logger = new Logger(StreamServer.name);
   private readonly options: Required<StreamingOptions>;
   private readonly endpoints = new Map<string, StreamEndpoint<unknown, unknown>>();
+  private readonly stats = new Map<string, StreamStats>();
   /** Each open client with the endpoint and handshake request its key is checked against again. */
   private readonly connections = new Map<
     StreamConnection<unknown, unknown>,
@@ -101,7 +105,21 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     if (this.endpoints.has(endpoint.path))
       throw new Error(`stream endpoint ${endpoint.path} registered twice`);
     this.endpoints.set(endpoint.path, endpoint as unknown as StreamEndpoint<unknown, unknown>);
+    this.stats.set(endpoint.path, new StreamStats());
     if (!this.server) this.attach();
+  }
+
+  /** Per endpoint: open sockets, subscriptions and counters, read at scrape time. */
+  report(): { path: string; open: number; subscriptions: number; stats: StreamStats }[] {
+    const open = new Map<string, number>();
+    for (const { endpoint } of this.connections.values())
+      open.set(endpoint.path, (open.get(endpoint.path) ?? 0) + 1);
+    return [...this.endpoints.values()].map((endpoint) => ({
+      path: endpoint.path,
+      open: open.get(endpoint.path) ?? 0,
+      subscriptions: endpoint.subscriptionCount?.() ?? 0,
+      stats: this.stats.get(endpoint.path) ?? new StreamStats(),
+    }));
   }
 
   get connectionCount(): number {
@@ -197,13 +215,18 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     }
     if (this.stopping) return refuse(socket, 503);
     if (socket.destroyed) return;
+    const stats = this.stats.get(endpoint.path);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(
         principal,
         ws,
         endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
         endpoint.conflate,
-        () => this.logger.warn(`Closed a slow ${endpoint.path} client (1013): its outgoing buffer was full`),
+        () => {
+          if (stats) stats.closedSlow += 1;
+          this.logger.warn(`Closed a slow ${endpoint.path} client (1013): its outgoing buffer was full`);
+        },
+        stats,
       );
       this.connections.set(connection, { endpoint, request });
       connection.onClose(() => this.connections.delete(connection));

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NatsClient, Subjects } from '@app/messaging';
+import { UpstreamMonitor } from '@app/observability';
 import type { FixturesEnv } from '../config/fixtures.env';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
@@ -35,6 +36,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly kits: KitResolver,
     private readonly nats: NatsClient,
     private readonly changes: CatalogChangeNotifier,
+    private readonly upstream: UpstreamMonitor,
   ) {}
 
   get enabled(): boolean {
@@ -61,6 +63,8 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
       onEnvelope: (envelope) => this.live.receive(envelope),
     });
     this.feed.start();
+    this.upstream.watchFeed('livescores-live', () => this.feed?.connected ?? false);
+    this.upstream.watchFeed('livescores-catalog', () => this.polls > 0 && this.faultyPolls === 0);
     void this.pollLoop();
   }
 
@@ -73,7 +77,9 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
 
   private async pollLoop(): Promise<void> {
     if (this.stopped) return;
+    const started = performance.now();
     const { faults } = await this.poller.pollOnce();
+    this.upstream.recordPoll('livescores-catalog', (performance.now() - started) / 1000, faults.length === 0);
     this.changes.changed();
     this.faultyPolls = faults.length === 0 ? 0 : this.faultyPolls + 1;
     try {

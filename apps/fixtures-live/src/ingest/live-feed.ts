@@ -47,6 +47,11 @@ export class LiveFeed {
     this.socket = undefined;
   }
 
+  /** True while the provider's stream is open. */
+  get connected(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
   private connect(): void {
     if (this.stopped) return;
     const socket = new WebSocket(this.url, { handshakeTimeout: 10_000 });

@@ -54,6 +54,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
       reject: (error: unknown) => this.reject(error),
       accept: (connection) => this.accept(connection),
       conflate: conflateLiveFrames,
+      subscriptionCount: () => this.subscriptions.subscriptionCount,
     });
   }
 

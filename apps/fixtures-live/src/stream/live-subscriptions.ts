@@ -37,6 +37,13 @@ export class LiveSubscriptions {
     return this.channels.size;
   }
 
+  /** Subscriptions held on this replica, one per client and match. */
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const matches of this.bySubscriber.values()) count += matches.size;
+    return count;
+  }
+
   /**
    * Handles a client's frames one after another: a subscribe waits for the
    * database, and an unsubscribe sent right after it must not overtake it.

@@ -45,6 +45,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
         reject: (error: unknown) => this.reject(error),
         accept: (connection) => this.accept(subscriptions, connection),
         conflate: conflateBookFrames,
+        subscriptionCount: () => subscriptions.subscriptionCount,
       });
     }
     this.detachChanges = this.view.onChange((change, frame) => {

@@ -46,6 +46,13 @@ export class BookSubscriptions {
     return this.clients.size;
   }
 
+  /** Match subscriptions plus subscribe_all subscriptions held on this replica. */
+  get subscriptionCount(): number {
+    let count = this.wide.size;
+    for (const state of this.clients.values()) count += state.matches.size;
+    return count;
+  }
+
   connect(subscriber: BookSubscriber): void {
     this.clients.set(subscriber, { matches: new Set(), allSports: false, sports: new Set() });
   }

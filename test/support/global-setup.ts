@@ -31,7 +31,8 @@ export default async function globalSetup(): Promise<void> {
   await dataSource.destroy();
 
   const root = join(__dirname, '..', '..');
-  execFileSync(process.execPath, [join(root, 'scripts', 'ensure-build.js'), 'keys', 'migrate'], {
+  // Some suites run the services as operators do (node dist/...): build what is stale, once per run.
+  execFileSync(process.execPath, [join(root, 'scripts', 'ensure-build.js')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

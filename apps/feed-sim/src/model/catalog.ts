@@ -69,6 +69,8 @@ export class Catalog {
   readonly teamsById = new Map<string, Team>();
   private readonly leaguesById = new Map<string, League>();
   private readonly fixtures = new Map<string, Fixture>();
+  /** The last window per league: the live feed and the book ask for the same instant each tick. */
+  private readonly windows = new Map<string, { now: number; fixtures: Fixture[] }>();
   readonly upcomingPerLeague: number;
 
   constructor(
@@ -96,6 +98,14 @@ export class Catalog {
 
   /** The fixtures the catalog lists at sim time `now`, in kick-off order. */
   fixturesOf(league: League, now: number): Fixture[] {
+    const cached = this.windows.get(league.id);
+    if (cached?.now === now) return cached.fixtures;
+    const fixtures = this.window(league, now);
+    this.windows.set(league.id, { now, fixtures });
+    return fixtures;
+  }
+
+  private window(league: League, now: number): Fixture[] {
     const current = Math.floor((now - league.offsetMs) / league.intervalMs);
     const past = Math.ceil((league.maxDurationMs + KEEP_FINISHED_MS) / league.intervalMs);
     const result: Fixture[] = [];

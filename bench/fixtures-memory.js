@@ -24,6 +24,7 @@
 const path = require('node:path');
 const http = require('node:http');
 const net = require('node:net');
+const os = require('node:os');
 const { readFileSync } = require('node:fs');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
@@ -783,6 +784,7 @@ async function main() {
     }
     log(`${sockets.length} stream subscribers attached; sampling every ${settings.sampleSeconds} s`);
 
+    const loadBefore = os.loadavg()[0];
     const cpuStart = cpuSeconds(app.pid);
     const cpuWallStart = Date.now();
     // VmRSS every second (reading /proc costs the app nothing), /metrics every SAMPLE_SECONDS.
@@ -860,6 +862,11 @@ async function main() {
     out.push(
       `  window: ${settings.duration} s after a ${settings.warmup} s warm-up; flat means the fitted line grows` +
         ` by less than ${(settings.threshold * 100).toFixed(0)}% of the mean over the window`,
+    );
+    // The machine's share: on a busy machine the figures mostly measure waiting for a core.
+    out.push(
+      `  machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start of sampling,` +
+        ` ${os.loadavg()[0].toFixed(1)} at the end; Node ${process.version}; ${new Date().toISOString()}`,
     );
     for (const t of [rssTrend, heapTrend, heapRaw]) out.push(describeTrend(t));
     out.push(

@@ -21,6 +21,8 @@ interface ReplicaHandle {
   readonly replica: BookReplica;
   /** While a load from PostgreSQL runs, NATS messages wait here, in order. */
   buffer?: (() => void)[];
+  /** The chain of loads of this book, one at a time. */
+  loads: Promise<void>;
 }
 
 /**
@@ -47,14 +49,15 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     private readonly clock: Clock,
   ) {
     super();
-    for (const source of sources) this.handles.set(source.name, { replica: new BookReplica(source.name) });
+    for (const source of sources)
+      this.handles.set(source.name, { replica: new BookReplica(source.name), loads: Promise.resolve() });
   }
 
   async onModuleInit(): Promise<void> {
     if (!this.options.enabled) return;
     for (const [book, handle] of this.handles) this.subscribe(book, handle);
     this.unsubscribers.push(this.nats.onReconnect(() => this.resyncAll()));
-    await Promise.all([...this.handles.keys()].map((book) => this.loadWithRetry(book, false, 0)));
+    await Promise.all([...this.handles.keys()].map((book) => this.reload(book, false)));
   }
 
   onApplicationShutdown(): void {
@@ -123,31 +126,60 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
   }
 
   private resyncAll(): void {
-    for (const book of this.handles.keys()) void this.loadWithRetry(book, true, 0);
+    for (const book of this.handles.keys()) void this.reload(book, true);
   }
 
-  private async loadWithRetry(book: string, diff: boolean, attempt: number): Promise<void> {
+  /**
+   * Loads run one at a time per book: a reload that overlapped another could
+   * install an older read of the database over changes applied in between.
+   * Resolves once the first attempt has settled, so a database that is down
+   * at start does not hold up the application; the retries go on behind.
+   */
+  private reload(book: string, diff: boolean): Promise<void> {
     const handle = this.handles.get(book);
-    if (!handle || this.stopped) return;
+    if (!handle) return Promise.resolve();
+    let firstAttempt!: () => void;
+    const settled = new Promise<void>((resolve) => (firstAttempt = resolve));
+    handle.loads = handle.loads.then(() => this.loadWithRetry(book, handle, diff, firstAttempt));
+    return settled;
+  }
+
+  private async loadWithRetry(
+    book: string,
+    handle: ReplicaHandle,
+    diff: boolean,
+    firstAttempt: () => void,
+  ): Promise<void> {
     handle.buffer ??= [];
-    try {
-      const stored = await this.store.load(book, this.options.pollMs);
-      const changes = handle.replica.load(stored, diff);
-      const buffered = handle.buffer;
-      handle.buffer = undefined;
-      for (const change of changes) this.emit(change);
-      for (const apply of buffered) apply();
-    } catch (error) {
-      const wait = backoffDelay(attempt);
-      this.logger.warn(
-        `Loading book ${book} from PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); retrying in ${wait} ms`,
-      );
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        const stored = await this.store.load(book, this.options.pollMs);
+        const changes = handle.replica.load(stored, diff);
+        const buffered = handle.buffer ?? [];
+        handle.buffer = undefined;
+        for (const change of changes) this.emit(change);
+        for (const apply of buffered) apply();
+        return;
+      } catch (error) {
+        const wait = backoffDelay(attempt);
+        this.logger.warn(
+          `Loading book ${book} from PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); retrying in ${wait} ms`,
+        );
+        await this.pause(wait);
+      } finally {
+        firstAttempt();
+      }
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.retryTimers.delete(timer);
-        void this.loadWithRetry(book, diff, attempt + 1);
-      }, wait);
+        resolve();
+      }, ms);
       this.retryTimers.add(timer);
-    }
+    });
   }
 
   private emit(applied: AppliedChange | undefined): void {

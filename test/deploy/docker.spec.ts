@@ -430,11 +430,11 @@ describe('docker/compose.yml', () => {
         expect([name, env.PORT]).toEqual([name, String(service(program).port)]);
         if (env.ROLE === 'api') expect(s.ports).toEqual([`${env.PORT}:${env.PORT}`]);
         if (env.ROLE === 'ingest') {
+          // The simulator serves the live-score provider at its root and the sportsbook under /book.
+          const sim = `http://feed-sim:${services['feed-sim'].environment!.SIM_PORT}`;
           const upstream = env.FIXTURES_UPSTREAM_URL ?? env.BOOK_UPSTREAM_URL;
-          expect([name, upstream]).toEqual([
-            name,
-            `http://feed-sim:${services['feed-sim'].environment!.SIM_PORT}`,
-          ]);
+          const expected = env.FIXTURES_UPSTREAM_URL === undefined ? `${sim}/book` : sim;
+          expect([name, upstream]).toEqual([name, expected]);
         }
       }
     }

@@ -125,6 +125,18 @@ async function liveMatches(demo: Demo): Promise<CatalogMatch[]> {
   return all;
 }
 
+/** A live match that already has a soccer snapshot: those change every second or two. */
+async function liveSoccerMatch(demo: Demo): Promise<CatalogMatch | undefined> {
+  for (const match of await liveMatches(demo)) {
+    const live = await getJson<{ sport?: string }>(
+      `${demo.fixtures}/v1/matches/${match.id}/live`,
+      demo.fullKey,
+    );
+    if (live.status === 200 && live.body.sport === 'soccer') return match;
+  }
+  return undefined;
+}
+
 function collectFrames(url: string, messages: object[]): { frames: unknown[]; socket: WebSocket } {
   const frames: unknown[] = [];
   const socket = new WebSocket(url);
@@ -158,10 +170,10 @@ describe('npm start (the one-command demo)', () => {
 
   it('shows live scores changing over REST', async () => {
     let matchId = 0;
-    await waitFor(async () => (matchId = (await liveMatches(demo))[0]?.id ?? 0) > 0, {
+    await waitFor(async () => (matchId = (await liveSoccerMatch(demo))?.id ?? 0) > 0, {
       timeoutMs: LIVE_TIMEOUT_MS,
       intervalMs: 500,
-      what: 'a live match',
+      what: 'a live soccer match',
     });
     const first = await getJson<object>(`${demo.fixtures}/v1/matches/${matchId}/live`, demo.fullKey);
     expect(first.status).toBe(200);
@@ -193,7 +205,8 @@ describe('npm start (the one-command demo)', () => {
   }, 70_000);
 
   it('streams live-score updates and price updates', async () => {
-    const [match] = await liveMatches(demo);
+    const match = await liveSoccerMatch(demo);
+    if (!match) throw new Error('no live soccer match');
     const live = collectFrames(`${demo.fixtures.replace('http', 'ws')}/v1/stream?key=${demo.fullKey}`, [
       { action: 'subscribe', match_id: match.id },
     ]);

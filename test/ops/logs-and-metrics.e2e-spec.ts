@@ -111,5 +111,9 @@ describe.each([
     expect(text).toContain('upstream_errors_total');
     expect(text).toContain('upstream_last_success_timestamp_seconds');
     expect(text).toContain('feed_healthy');
+    if (name === 'odds-passthrough') {
+      // An api replica reports the book's feed health as it sees it: no ingest runs here, so unhealthy.
+      expect(text).toMatch(/feed_healthy\{feed="book"\} 0/);
+    }
   });
 });

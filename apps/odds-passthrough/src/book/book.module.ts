@@ -1,5 +1,6 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { UpstreamMonitor } from '@app/observability';
 import type { BookSource } from '../config/books';
 import type { OddsEnv } from '../config/odds.env';
 import { BOOK_SOURCES } from './book-sources';
@@ -9,7 +10,19 @@ import { BOOK_VIEW_OPTIONS, type BookViewOptions, SharedBookView } from './share
 
 /** The configured books, their shared state in PostgreSQL and the api side's view of it. */
 @Module({})
-export class BookModule {
+export class BookModule implements OnModuleInit {
+  constructor(
+    private readonly view: BookView,
+    private readonly upstream: UpstreamMonitor,
+  ) {}
+
+  /** Each book's feed health as this replica sees it (the rule the stream heartbeat uses). */
+  onModuleInit(): void {
+    for (const book of this.view.books()) {
+      this.upstream.watchFeed(book.name, () => this.view.feedHealthy(book.name));
+    }
+  }
+
   static forRoot(books: readonly BookSource[]): DynamicModule {
     return {
       module: BookModule,

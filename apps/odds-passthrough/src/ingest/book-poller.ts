@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { backoffDelay, type Clock } from '@app/clock';
 import { DynamicSubjects, type NatsClient } from '@app/messaging';
+import type { UpstreamMonitor } from '@app/observability';
 import type { SeedMatch } from '../book/domain';
 import { BookState, type BookDiff } from '../book/domain';
 import type { BookStore, BookWrite } from '../book/book-store';
@@ -77,6 +78,7 @@ export class BookPoller {
     private readonly store: BookStore,
     private readonly nats: NatsClient,
     private readonly clock: Clock,
+    private readonly upstream: UpstreamMonitor,
   ) {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
@@ -102,13 +104,16 @@ export class BookPoller {
     this.state = await this.seededState();
     while (!this.stopped) {
       let wait: number;
+      const started = performance.now();
       try {
         await this.cycle();
+        this.upstream.recordPoll(this.source.name, (performance.now() - started) / 1000, true);
         this.lastSuccessAt = this.clock.now();
         this.failures = 0;
         this.fullLoaded = true;
         wait = this.settings.pollMs;
       } catch (error) {
+        this.upstream.recordPoll(this.source.name, (performance.now() - started) / 1000, false);
         // Any fault: the next cycle reloads everything in full.
         this.cursors.clear();
         this.sportsListedAt = -Infinity;

@@ -7,6 +7,7 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '@app/clock';
 import { NatsClient } from '@app/messaging';
+import { UpstreamMonitor } from '@app/observability';
 import { BOOK_SOURCES, type BookSources } from '../book/book-sources';
 import { BookStore } from '../book/book-store';
 import type { OddsEnv } from '../config/odds.env';
@@ -23,13 +24,14 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     store: BookStore,
     nats: NatsClient,
     clock: Clock,
+    upstream: UpstreamMonitor,
   ) {
     const settings = {
       pollMs: config.get('BOOK_POLL_MS', { infer: true }),
       relistMs: config.get('BOOK_RELIST_MS', { infer: true }),
       timeoutMs: config.get('BOOK_TIMEOUT_MS', { infer: true }),
     };
-    this.pollers = sources.map((source) => new BookPoller(source, settings, store, nats, clock));
+    this.pollers = sources.map((source) => new BookPoller(source, settings, store, nats, clock, upstream));
   }
 
   onApplicationBootstrap(): void {

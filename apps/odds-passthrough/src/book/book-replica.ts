@@ -1,7 +1,7 @@
 import type { BookChange, MatchOdds } from './book-view';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
 import { isFeedHealthy, serializeUpdateFrame } from './book-wire';
-import type { Selection } from './domain/selection';
+import { groupByMarket, type Selection } from './domain/selection';
 
 interface MarketEntry {
   readonly version: number;
@@ -289,16 +289,6 @@ function marketEntry(selections: readonly Selection[]): MarketEntry {
     cutoffMs: Date.parse(selections[0].cutoff_at),
     selections,
   };
-}
-
-function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {
-  const groups = new Map<string, Selection[]>();
-  for (const selection of selections) {
-    const group = groups.get(selection.market_key);
-    if (group) group.push(selection);
-    else groups.set(selection.market_key, [selection]);
-  }
-  return groups;
 }
 
 interface ParsedFrame {

@@ -2,7 +2,7 @@ import type { StoredMarket, StoredMatch } from '../book/book-replica';
 import type { BookWrite } from '../book/book-store';
 import { type CatalogMessage, serializeUpdateFrame, type SportLeagues } from '../book/book-wire';
 import type { BookDiff, BookState } from '../book/domain';
-import type { Selection } from '../book/domain/selection';
+import { groupByMarket } from '../book/domain/selection';
 
 /** NATS payloads of one diff, in the order they must go out. */
 export interface BookPublication {
@@ -88,14 +88,4 @@ export function buildPublication(state: BookState, diff: BookDiff): BookPublicat
       removedMarkets,
     },
   };
-}
-
-function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {
-  const groups = new Map<string, Selection[]>();
-  for (const selection of selections) {
-    const group = groups.get(selection.market_key);
-    if (group) group.push(selection);
-    else groups.set(selection.market_key, [selection]);
-  }
-  return groups;
 }

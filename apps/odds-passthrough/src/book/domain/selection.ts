@@ -14,3 +14,14 @@ export interface Selection {
 }
 
 export type SelectionStatus = 'locked' | 'unlocked';
+
+/** Selections grouped by market, in the order their markets first appear. */
+export function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {
+  const groups = new Map<string, Selection[]>();
+  for (const selection of selections) {
+    const group = groups.get(selection.market_key);
+    if (group) group.push(selection);
+    else groups.set(selection.market_key, [selection]);
+  }
+  return groups;
+}

@@ -22,7 +22,8 @@ interface Demo {
   readonly odds: string;
   readonly fullKey: string;
   readonly limitedKey: string;
-  output: string;
+  /** Everything npm start has printed so far. */
+  readonly output: () => string;
 }
 
 function freePort(): Promise<number> {
@@ -81,20 +82,35 @@ async function startDemo(env: NodeJS.ProcessEnv): Promise<Demo> {
     odds: pick(/odds-passthrough\s+(http:\/\/[^\s]+)\/v1\/book\//),
     fullKey: pick(/full-access key:\s+(sk_[A-Za-z0-9_-]+)/),
     limitedKey: pick(/limited key:\s+(sk_[A-Za-z0-9_-]+)/),
-    output,
+    output: () => output,
   };
 }
 
-/** Ctrl-C as a terminal sends it: to the whole process group. */
-async function stopDemo(demo: Demo): Promise<number | null> {
-  const child = demo.process;
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  process.kill(-(child.pid as number), 'SIGINT');
-  const timer = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), 30_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ctrl-C as a terminal sends it: to the whole process group. Resolves once
+ * every process of the group (npm, the launcher, services, databases) is gone;
+ * false when something had to be killed after 30 s.
+ */
+async function stopDemo(demo: Demo): Promise<boolean> {
+  const pgid = demo.process.pid as number;
+  if (!groupAlive(pgid)) return true;
+  process.kill(-pgid, 'SIGINT');
+  try {
+    await waitFor(() => !groupAlive(pgid), { timeoutMs: 30_000, intervalMs: 100, what: 'the demo to stop' });
+    return true;
+  } catch {
+    process.kill(-pgid, 'SIGKILL');
+    return false;
+  }
 }
 
 async function getJson<T>(url: string, key: string): Promise<{ status: number; body: T }> {
@@ -125,16 +141,16 @@ async function liveMatches(demo: Demo): Promise<CatalogMatch[]> {
   return all;
 }
 
-/** A live match that already has a soccer snapshot: those change every second or two. */
-async function liveSoccerMatch(demo: Demo): Promise<CatalogMatch | undefined> {
+/** The live matches that already have a snapshot, with it. */
+async function liveSnapshots(demo: Demo): Promise<Map<number, string>> {
+  const snapshots = new Map<number, string>();
   for (const match of await liveMatches(demo)) {
-    const live = await getJson<{ sport?: string }>(
-      `${demo.fixtures}/v1/matches/${match.id}/live`,
-      demo.fullKey,
-    );
-    if (live.status === 200 && live.body.sport === 'soccer') return match;
+    const live = await fetch(`${demo.fixtures}/v1/matches/${match.id}/live`, {
+      headers: { 'X-API-Key': demo.fullKey },
+    });
+    if (live.status === 200) snapshots.set(match.id, await live.text());
   }
-  return undefined;
+  return snapshots;
 }
 
 function collectFrames(url: string, messages: object[]): { frames: unknown[]; socket: WebSocket } {
@@ -162,27 +178,26 @@ describe('npm start (the one-command demo)', () => {
   }, 60_000);
 
   it('prints the URLs, both keys and commands to paste', () => {
-    expect(demo.output).toMatch(/curl -H 'X-API-Key: sk_/);
-    expect(demo.output).toMatch(/\/v1\/stream\?key=sk_/);
-    expect(demo.output).toMatch(/\/v1\/book\/data\?key=sk_/);
-    expect(demo.output).toMatch(/\/board/);
+    expect(demo.output()).toMatch(/curl -H 'X-API-Key: sk_/);
+    expect(demo.output()).toMatch(/\/v1\/stream\?key=sk_/);
+    expect(demo.output()).toMatch(/\/v1\/book\/data\?key=sk_/);
+    expect(demo.output()).toMatch(/\/board/);
   });
 
   it('shows live scores changing over REST', async () => {
-    let matchId = 0;
-    await waitFor(async () => (matchId = (await liveSoccerMatch(demo))?.id ?? 0) > 0, {
+    let first = new Map<number, string>();
+    await waitFor(async () => (first = await liveSnapshots(demo)).size > 0, {
       timeoutMs: LIVE_TIMEOUT_MS,
       intervalMs: 500,
-      what: 'a live soccer match',
+      what: 'a live match with a snapshot',
     });
-    const first = await getJson<object>(`${demo.fixtures}/v1/matches/${matchId}/live`, demo.fullKey);
-    expect(first.status).toBe(200);
+    // Any one match may be at a break; while another plays, its snapshot changes every second or two.
     await waitFor(
       async () => {
-        const next = await getJson<object>(`${demo.fixtures}/v1/matches/${matchId}/live`, demo.fullKey);
-        return JSON.stringify(next.body) !== JSON.stringify(first.body);
+        const next = await liveSnapshots(demo);
+        return [...first].some(([id, body]) => next.has(id) && next.get(id) !== body);
       },
-      { timeoutMs: LIVE_TIMEOUT_MS, intervalMs: 500, what: 'the live snapshot to change' },
+      { timeoutMs: LIVE_TIMEOUT_MS, intervalMs: 500, what: 'a live snapshot to change' },
     );
   }, 70_000);
 
@@ -205,11 +220,11 @@ describe('npm start (the one-command demo)', () => {
   }, 70_000);
 
   it('streams live-score updates and price updates', async () => {
-    const match = await liveSoccerMatch(demo);
-    if (!match) throw new Error('no live soccer match');
-    const live = collectFrames(`${demo.fixtures.replace('http', 'ws')}/v1/stream?key=${demo.fullKey}`, [
-      { action: 'subscribe', match_id: match.id },
-    ]);
+    const matches = [...(await liveSnapshots(demo)).keys()];
+    const live = collectFrames(
+      `${demo.fixtures.replace('http', 'ws')}/v1/stream?key=${demo.fullKey}`,
+      matches.map((matchId) => ({ action: 'subscribe', match_id: matchId })),
+    );
     const prices = collectFrames(`${demo.odds.replace('http', 'ws')}/v1/book/data?key=${demo.fullKey}`, [
       { action: 'subscribe_all' },
     ]);
@@ -275,7 +290,8 @@ describe('npm start (the one-command demo)', () => {
     async () => {
       const firstState = readFileSync(join(dataDir, 'demo.json'), 'utf8');
       const previousKey = demo.fullKey;
-      expect(await stopDemo(demo)).toBe(0);
+      expect(await stopDemo(demo)).toBe(true);
+      expect(demo.output()).not.toMatch(/stopped unexpectedly|cleanup failed/);
       demo = await startDemo(await demoEnv(dataDir));
       const secondState = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as {
         fullAccount: string;

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { httpMetricsMiddleware, Metrics } from '@app/observability';
+import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
 import { setupOpenApi } from './openapi';
@@ -13,6 +13,7 @@ import { setupOpenApi } from './openapi';
 export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const basePath = config.get('BASE_PATH', { infer: true });
+  app.use(requestLogger(app.get(ROOT_LOGGER)));
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.setGlobalPrefix(basePath, { exclude: ['metrics'] });
   (app as NestExpressApplication).set('query parser', 'simple');

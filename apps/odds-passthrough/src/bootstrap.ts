@@ -2,13 +2,14 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { httpMetricsMiddleware, Metrics } from '@app/observability';
+import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
 import { AppModule } from './app.module';
 import { oddsSettingsFromEnv } from './config/odds-config';
 import { setUpBookDocs } from './docs/openapi';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
 export function configureOddsApp(app: INestApplication): INestApplication {
+  app.use(requestLogger(app.get(ROOT_LOGGER)));
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   (app as NestExpressApplication).set('query parser', 'simple');
   // Browsers (the live board, trading dashboards) call the API from other origins with a key header.

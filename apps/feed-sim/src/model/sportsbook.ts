@@ -485,7 +485,6 @@ export class Sportsbook {
     id: number,
   ): Matchup {
     const random = new Random(fixture.seed).fork(`book:${kind}`);
-    const start = fixture.startMs;
     const periods: Matchup['periods'] = state.sport.periods
       .filter((period) => period.number <= 1)
       .map((period) => ({
@@ -514,7 +513,8 @@ export class Sportsbook {
       parentId: kind === 'live' ? id - 3 : null,
       participants,
       special,
-      periods: kind === 'special' ? [{ number: 0, status: 'open', cutoffMs: start }] : periods,
+      // Specials list their period without a cutoff: readers fall back to the start time.
+      periods: kind === 'special' ? [{ number: 0, status: 'open', cutoffMs: null }] : periods,
       markets: new Map(),
       random,
       version: 0,
@@ -530,7 +530,8 @@ export class Sportsbook {
   private cutoffOf(fixture: Fixture, kind: Matchup['kind'], period: number): number | null {
     if (kind !== 'live') return fixture.startMs;
     if (fixture.league.sport === 'soccer') return fixture.startMs + (period === 1 ? 47 : 110) * 60 * SECOND;
-    return period === 0 ? null : fixture.startMs + 60 * 60 * SECOND;
+    // The whole-match period of a live matchup stays open all day, later periods for an hour.
+    return fixture.startMs + (period === 0 ? 12 * 60 : 60) * 60 * SECOND;
   }
 
   private matchupJson(matchup: Matchup): string {

@@ -27,7 +27,7 @@ export function runServiceEnv(): Record<string, string> {
     NATS_URL,
     NATS_SUBJECT_PREFIX: runSubjectPrefix(),
     // Request logs would bury test output; tests that read logs ask for more.
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
   };
 }
 

@@ -5,6 +5,7 @@ import { backoffDelay, Clock, DEFAULT_BACKOFF } from '@app/clock';
 import { DynamicSubjects, NatsClient } from '@app/messaging';
 import type { CatalogStatus } from '../live/domain';
 import { frameData } from '../live/frame-data';
+import { ConcurrencyGate } from './concurrency';
 import { decideLiveUpdate, type MatchMemory, remember } from './live-decision';
 import { LiveWriter } from './live-writer';
 import { describeFault } from './livescores-client';
@@ -15,6 +16,8 @@ import type { UpstreamLiveEnvelope, UpstreamLiveState } from './upstream/livesco
 const MAX_UNKNOWN = 10_000;
 /** States queued for one match while its memory is read from PostgreSQL. */
 const MAX_BACKLOG = 500;
+/** First reads of matches' stored state at once: leaves the pool's other connections to writers and REST. */
+const READ_CONCURRENCY = 4;
 
 /**
  * Applies live states: drops stale seq, unknown and unchanged states, builds
@@ -34,6 +37,7 @@ export class LiveIngestService {
   private readonly unknown = new Map<string, UpstreamLiveEnvelope>();
   private readonly memories = new Map<number, MatchMemory>();
   private readonly loading = new Map<number, UpstreamLiveEnvelope[]>();
+  private readonly reads = new ConcurrencyGate(READ_CONCURRENCY);
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -96,7 +100,7 @@ export class LiveIngestService {
     let memory: MatchMemory | undefined;
     for (let attempt = 0; !memory; attempt++) {
       try {
-        memory = await this.readMemory(match.id);
+        memory = await this.reads.run(() => this.readMemory(match.id));
       } catch (error) {
         const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
         this.logger.warn(

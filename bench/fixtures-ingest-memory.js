@@ -16,23 +16,12 @@ const tsconfig = require(path.join(root, 'tsconfig.json'));
 require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
 require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
 
-const { Client } = require('pg');
+const { adminUrl, admin } = require('./support/bench-env');
 
 const seconds = Number(process.argv[2] ?? 600);
 const matchCount = Number(process.argv[3] ?? 300);
 const statesPerSecond = Number(process.argv[4] ?? 2);
-const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SAMPLE_MS = 10_000;
-
-async function admin(sql) {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function catalog() {
   const teams = [];

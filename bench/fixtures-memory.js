@@ -30,6 +30,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { WebSocket: WsClient, WebSocketServer } = require('ws');
 const { connect: connectNats } = require('nats');
+const { adminUrl, databaseUrl } = require('./support/bench-env');
 
 const root = path.join(__dirname, '..');
 const settings = {
@@ -43,7 +44,6 @@ const settings = {
   matchesPerSubscriber: Number(process.env.MATCHES_PER_SUBSCRIBER ?? 25),
   threshold: Number(process.env.THRESHOLD ?? 0.05),
 };
-const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MB = 1024 * 1024;
 
@@ -123,12 +123,6 @@ function stopChild(child, graceMs = 12_000) {
 }
 
 // --- PostgreSQL -----------------------------------------------------------------------------------
-
-function databaseUrl(name) {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 async function query(connectionString, sql, params = []) {
   const client = new Client({ connectionString });

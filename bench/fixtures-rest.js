@@ -20,29 +20,12 @@ require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsc
 require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
 
 const express = require('express');
-const { Client } = require('pg');
+const { databaseUrl, admin } = require('./support/bench-env');
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
-const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MATCHES = 150;
-
-function databaseUrl(name) {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(url) {
   const { buildDataSourceOptions, openDataSource } = require('../libs/database/src');

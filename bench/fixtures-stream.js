@@ -19,42 +19,15 @@ const tsconfig = require(path.join(root, 'tsconfig.json'));
 require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
 require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
 
-const { Client } = require('pg');
 const { WebSocket: WsClient } = require('ws');
 const { FakeLivescores, soccerState } = require('../test/support/fake-livescores');
+const { databaseUrl, admin, sleep, until } = require('./support/bench-env');
 
 const seconds = Number(process.argv[2] ?? 30);
 const subscribers = Number(process.argv[3] ?? 1000);
 const matchCount = Number(process.argv[4] ?? 100);
-const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CHANGES_PER_MATCH_PER_SECOND = 2;
-
-function databaseUrl(name) {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check, what, timeoutMs = 120_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 function catalog() {
   const matches = [];

@@ -26,16 +26,15 @@ const tsconfig = require(path.join(root, 'tsconfig.json'));
 require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
 require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
 
-const { Client } = require('pg');
 const { WebSocket: WsClient } = require('ws');
 const { FakeSportsbook } = require('../test/support/fake-sportsbook');
 const { aMatchup, aTotal } = require('../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory');
+const { databaseUrl, admin, sleep, until } = require('./support/bench-env');
 
 const seconds = Number(process.argv[2] ?? 20);
 const clientCount = Number(process.argv[3] ?? 1000);
 const pollMs = Number(process.argv[4] ?? 1000);
 const mode = process.argv[5] ?? 'all';
-const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SPORT = 29;
 const MATCHES = 100;
@@ -44,32 +43,6 @@ const SELECTION_CHANGES_PER_SECOND = 2000;
 /** Clients that parse every frame to count selections; the others count frames only. */
 const SAMPLED = 20;
 const FUTURE = '2099-01-01T12:00:00Z';
-
-function databaseUrl(name) {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check, what, timeoutMs = 120_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 function freePort() {
   return new Promise((resolve) => {

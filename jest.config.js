@@ -3,7 +3,17 @@
 // database created for this run only (test/support/global-setup.ts).
 'use strict';
 
-const aliases = ['auth', 'clock', 'config', 'database', 'health', 'messaging', 'observability', 'streaming'];
+const aliases = [
+  'auth',
+  'clock',
+  'config',
+  'database',
+  'health',
+  'http-edge',
+  'messaging',
+  'observability',
+  'streaming',
+];
 const moduleNameMapper = Object.fromEntries(
   aliases.flatMap((name) => [
     [`^@app/${name}$`, `<rootDir>/libs/${name}/src`],

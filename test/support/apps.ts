@@ -43,7 +43,7 @@ async function boot(
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();
-    const app = configure(moduleRef.createNestApplication({ logger: ['error'] }));
+    const app = configure(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
     await app.init();
     return { app, clock };
   } finally {

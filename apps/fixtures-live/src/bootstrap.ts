@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { installHttpEdge } from '@app/http-edge';
 import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
@@ -15,6 +16,7 @@ export function configureFixturesApp(app: INestApplication): INestApplication {
   const basePath = config.get('BASE_PATH', { infer: true });
   app.use(requestLogger(app.get(ROOT_LOGGER)));
   app.use(httpMetricsMiddleware(app.get(Metrics)));
+  installHttpEdge(app, { errorField: 'detail' });
   app.setGlobalPrefix(basePath, { exclude: ['metrics'] });
   (app as NestExpressApplication).set('query parser', 'simple');
   // Browsers (the live board, partners' dashboards) call the API from other origins with a key header.
@@ -33,7 +35,8 @@ function serveBoard(app: NestExpressApplication, folder: string | undefined): vo
 }
 
 export async function createFixturesApp(): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true });
+  // Request bodies are read by the HTTP edge (installHttpEdge), not by Nest's parsers.
+  const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   return configureFixturesApp(app);
 }

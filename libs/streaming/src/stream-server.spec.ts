@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import { HttpException } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
 import WebSocket from 'ws';
 import type { StreamConnection } from './stream-connection';
@@ -33,6 +34,17 @@ function refused(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
+/** Writes `request` on a fresh connection and reads until the server closes it. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 function closed(socket: WebSocket): Promise<number> {
   return new Promise((resolve) => socket.once('close', (code) => resolve(code)));
 }
@@ -56,7 +68,10 @@ describe('StreamServer', () => {
         request.headers['x-api-key'] === 'good' && keyValid
           ? Promise.resolve(`principal-${generation}`)
           : Promise.reject(new Error('no key')),
-      reject: () => ({ status: 401, body: { detail: 'invalid or inactive API key' } }),
+      reject: (error) =>
+        error instanceof HttpException
+          ? { status: error.getStatus(), body: { detail: error.message } }
+          : { status: 401, body: { detail: 'invalid or inactive API key' } },
       accept: (connection) => {
         accepted.push(connection);
         connection.onMessage((text) => connection.sendText(`echo:${text}`));
@@ -90,8 +105,36 @@ describe('StreamServer', () => {
     expect(accepted).toHaveLength(0);
   });
 
-  it('answers 404 for a path with no endpoint', async () => {
-    await expect(refused(`${base}/v1/elsewhere`)).resolves.toMatchObject({ status: 404 });
+  it('serves an upgrade to a path with no endpoint, or to another protocol, as a plain HTTP request', async () => {
+    await expect(refused(`${base}/v1/elsewhere`)).resolves.toEqual({ status: 200, body: 'plain http' });
+    const port = (http.address() as AddressInfo).port;
+    const h2c = await rawExchange(
+      port,
+      'GET /v1/stream HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n',
+    );
+    expect(h2c).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*Connection: close\r\n[^]*plain http$/);
+  });
+
+  it('answers a malformed handshake in the endpoint shape before checking the key', async () => {
+    const port = (http.address() as AddressInfo).port;
+    const answer = await rawExchange(
+      port,
+      'GET /v1/stream HTTP/1.1\r\nHost: x\r\nX-API-Key: good\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\nContent-Type: application\/json/);
+    expect(answer).toMatch(
+      /\r\n\r\n\{"detail":"invalid WebSocket handshake: missing or invalid Sec-WebSocket-Key"\}$/,
+    );
+    expect(accepted).toHaveLength(0);
+  });
+
+  it('takes client frames under 64 KiB and closes the socket with 1009 on one of 64 KiB', async () => {
+    const client = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
+    client.socket.send('a'.repeat(64 * 1024 - 1));
+    await waitUntil(() => client.messages.length > 0);
+    const code = closed(client.socket);
+    client.socket.send('a'.repeat(64 * 1024));
+    await expect(code).resolves.toBe(1009);
   });
 
   it('hands an authenticated client to the endpoint with its principal, whatever the query string', async () => {

@@ -1,18 +1,23 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  BadRequestException,
   type BeforeApplicationShutdown,
+  HttpException,
   Inject,
   Injectable,
   Logger,
   type OnApplicationShutdown,
   Optional,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer } from 'ws';
 import { redactKeys } from '@app/auth';
+import { closeGently, rawJsonAnswer, serveAsPlainRequest } from '@app/http-edge';
 import { NatsClient, Subjects } from '@app/messaging';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
+import { asksForWebSocket, handshakeProblem } from './handshake-check';
 import type { Conflate } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
 import { StreamStats } from './stream-stats';
@@ -34,7 +39,8 @@ export interface StreamingOptions {
 const DEFAULTS: Required<StreamingOptions> = {
   pingIntervalMs: 30_000,
   shutdownGraceMs: 2_000,
-  maxClientFrameBytes: 64 * 1024,
+  // A frame of 64 KiB or more closes the socket.
+  maxClientFrameBytes: 64 * 1024 - 1,
 };
 
 /** The HTTP answer to a handshake that may not be upgraded. */
@@ -186,6 +192,15 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private attach(): void {
     this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
     this.server.on('upgrade', this.onUpgrade);
+    // Whatever the checks in handleUpgrade let through and the WebSocket library still refuses.
+    this.wss.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
+      const endpoint = this.endpoints.get(pathOf(request.url));
+      if (!endpoint) return socket.destroy();
+      refuse(
+        socket,
+        endpoint.reject(new BadRequestException(`invalid WebSocket handshake: ${error.message}`)),
+      );
+    });
     this.pingTimer = setInterval(() => {
       this.sweep();
       void this.revalidate();
@@ -200,20 +215,28 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     const endpoint = this.endpoints.get(pathOf(request.url));
-    if (!endpoint) {
+    if (!endpoint || !asksForWebSocket(request.headers)) {
       // Another listener may own this path; answer only when nobody else will.
-      if (this.server && this.server.listenerCount('upgrade') > 1) return;
-      return refuse(socket, 404);
+      if (!this.server || this.server.listenerCount('upgrade') > 1) return;
+      return serveAsPlainRequest(this.server, request, socket);
     }
-    if (this.stopping) return refuse(socket, 503);
+    const shuttingDown = () => endpoint.reject(new ServiceUnavailableException('server shutting down'));
+    if (this.stopping) return refuse(socket, shuttingDown());
+    const problem = handshakeProblem(request);
+    if (problem) {
+      return refuse(
+        socket,
+        endpoint.reject(new HttpException(problem.message, problem.status)),
+        problem.headers,
+      );
+    }
     let principal: unknown;
     try {
       principal = await endpoint.authenticate(request);
     } catch (error) {
-      const { status, body } = endpoint.reject(error);
-      return refuse(socket, status, body);
+      return refuse(socket, endpoint.reject(error));
     }
-    if (this.stopping) return refuse(socket, 503);
+    if (this.stopping) return refuse(socket, shuttingDown());
     if (socket.destroyed) return;
     const stats = this.stats.get(endpoint.path);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
@@ -246,16 +269,15 @@ function pathOf(url: string | undefined): string {
   return queryStart < 0 ? url : url.slice(0, queryStart);
 }
 
-function refuse(socket: Duplex, status: number, body?: unknown): void {
+/** Answers a handshake that is not upgraded, in the endpoint's error shape, and closes the connection. */
+function refuse(
+  socket: Duplex,
+  { status, body }: HandshakeRejection,
+  headers?: Record<string, string>,
+): void {
   if (socket.destroyed) return;
-  const payload = body === undefined ? '' : JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      payload,
-  );
+  socket.write(rawJsonAnswer(status, body, headers));
+  closeGently(socket);
 }
 
 function describe(error: unknown): string {

@@ -236,7 +236,7 @@ describe.each(EDGES)('HTTP edge of $name', (edge) => {
 
   it('answers in its shape what Node would otherwise answer, or drop, by itself', async () => {
     expectError(await send('GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'), 400);
-    expectError(await send(head('GET', edge.healthPath, ['Expect: something-else'])), 417);
+    expect((await send(head('GET', edge.healthPath, ['Expect: something-else']))).status).toBe(200);
     expectError(await send(head('CONNECT', '/v1/99999')), [404, 405]);
     const headAnswer = await send(
       head('HEAD', `${edge.routePath}&key=sk_nope`, [

@@ -20,7 +20,7 @@ type Next = (error?: unknown) => void;
  * Makes every answer a client can get from the application's HTTP server an
  * answer in the application's error shape: requests the HTTP parser refuses,
  * `CONNECT` and unknown `Expect` values (which Node answers or drops by
- * itself), and request bodies (read, decoded and bounded here, so a broken
+ * itself; here they are served as ordinary requests), and request bodies (read, decoded and bounded here, so a broken
  * one is a 4xx through the application's exception filter, not a 500).
  * Call it before the application starts listening, after the middleware that
  * should see every request (logs, metrics), on an application created with
@@ -36,10 +36,9 @@ export function installHttpEdge(app: INestApplication, options: HttpEdgeOptions)
     socket.on('error', () => socket.destroy());
     serveAsPlainRequest(server, request, socket);
   });
-  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
-    response.shouldKeepAlive = false;
-    response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8' });
-    response.end(JSON.stringify({ [field]: 'unsupported expectation (only 100-continue is)' }));
+  // An expectation other than 100-continue may be ignored; Node would answer an empty 417.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    server.emit('request', request, response);
   });
   app.use(bodyGate(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
   app.use(requireHost);

@@ -39,7 +39,12 @@ export class StreamConnection<P = unknown, M = unknown> {
     socket.on('pong', () => (this.unansweredPings = 0));
     // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
     socket.on('message', (data) => this.messageListener?.(rawToText(data)));
-    socket.on('error', () => socket.terminate());
+    // A protocol error (a frame over the limit, invalid UTF-8) arrives after `ws` has already sent
+    // its close frame: cutting the TCP connection now would reset it before the client reads the
+    // close code, so `ws` is left to finish the closing handshake and time it out.
+    socket.on('error', () => {
+      if (socket.readyState !== socket.CLOSING) socket.terminate();
+    });
     socket.once('close', () => {
       for (const listener of this.closeListeners.splice(0)) listener();
     });

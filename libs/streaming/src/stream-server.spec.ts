@@ -137,6 +137,15 @@ describe('StreamServer', () => {
     await expect(code).resolves.toBe(1009);
   });
 
+  it('lets a client still sending an oversized frame read the 1009, never a cut connection', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, () => open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } })),
+    );
+    const codes = clients.map(({ socket }) => closed(socket));
+    for (const { socket } of clients) socket.send(Buffer.alloc(4 * 1024 * 1024, 0x61));
+    expect(await Promise.all(codes)).toEqual(clients.map(() => 1009));
+  });
+
   it('hands an authenticated client to the endpoint with its principal, whatever the query string', async () => {
     const client = await open(`${base}/v1/stream?x=1`, { headers: { 'x-api-key': 'good' } });
     client.socket.send('hello');

@@ -100,4 +100,36 @@ describe('graceful shutdown on SIGTERM', () => {
     await service.exited;
     expect(Date.now() - signalledAt).toBeLessThan(10_000);
   }, 40_000);
+
+  it.each([
+    ['fixtures-live', '/v1/health/ready', '/v1/stream'],
+    ['odds-passthrough', '/readyz', '/v1/book/data'],
+  ] as const)(
+    '%s: with five idle stream clients, exits with status 0 in under 3 s',
+    async (name, readyPath, streamPath) => {
+      service = await startService(name, readyPath, { ROLE: 'all' });
+      const sockets = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const socket = new WebSocket(`${service!.url.replace('http', 'ws')}${streamPath}?key=${key}`);
+          const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+          await new Promise<void>((resolve, reject) => {
+            socket.once('open', () => resolve());
+            socket.once('error', reject);
+          });
+          // Wrapped: an async function returning the promise itself would wait for the close.
+          return { closed };
+        }),
+      );
+      const signalledAt = Date.now();
+      service.child.kill('SIGTERM');
+      const exit = await service.exited;
+      const took = Date.now() - signalledAt;
+      expect(await Promise.all(sockets.map((socket) => socket.closed))).toEqual([
+        1001, 1001, 1001, 1001, 1001,
+      ]);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(took).toBeLessThan(3_000);
+    },
+    40_000,
+  );
 });

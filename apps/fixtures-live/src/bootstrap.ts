@@ -23,7 +23,6 @@ export function configureFixturesApp(app: INestApplication): INestApplication {
   app.enableCors({ exposedHeaders: ['X-Request-Id'] });
   serveBoard(app as NestExpressApplication, config.get('BOARD_DIR', { infer: true }));
   setupOpenApi(app, basePath);
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { exitWithinOnSignal } from '@app/observability';
+import { closeOnSignal } from '@app/observability';
 import { createFixturesApp } from './bootstrap';
 import type { FixturesEnv } from './config/fixtures.env';
 
 async function main(): Promise<void> {
-  exitWithinOnSignal();
   const app = await createFixturesApp();
+  closeOnSignal(app);
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const port = config.get('PORT', { infer: true });
   await app.listen(port);

@@ -18,7 +18,6 @@ export function configureOddsApp(app: INestApplication): INestApplication {
   app.enableCors({ exposedHeaders: ['X-Request-Id'] });
   const { role, books } = oddsSettingsFromEnv();
   if (role !== 'ingest') setUpBookDocs(app, books);
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { exitWithinOnSignal } from '@app/observability';
+import { closeOnSignal } from '@app/observability';
 import { createOddsApp } from './bootstrap';
 import type { OddsEnv } from './config/odds.env';
 
 async function main(): Promise<void> {
-  exitWithinOnSignal();
   const app = await createOddsApp();
+  closeOnSignal(app);
   const port = app.get<ConfigService<OddsEnv, true>>(ConfigService).get('PORT', { infer: true });
   await app.listen(port);
   Logger.log(`odds-passthrough listening on port ${port}`, 'Bootstrap');

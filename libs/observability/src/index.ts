@@ -3,5 +3,5 @@ export * from './logging.module';
 export * from './metrics';
 export * from './metrics.controller';
 export * from './observability.module';
-export * from './shutdown-deadline';
+export * from './close-on-signal';
 export * from './upstream-monitor';

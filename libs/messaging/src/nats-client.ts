@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { connect, DebugEvents, Events, type NatsConnection, type Subscription } from 'nats';
-import { type BackoffPolicy, DEFAULT_BACKOFF } from '@app/clock';
+import type { BackoffPolicy } from '@app/clock';
 import { ReconnectSchedule } from './reconnect-schedule';
 import type { Subject, SubjectPayloads } from './subjects';
 
@@ -20,6 +20,14 @@ export interface NatsOptions {
    */
   readonly subjectPrefix?: string;
 }
+
+/**
+ * Retries towards NATS stay short: stream clients must hear the next change
+ * within a second of a restarted server answering, and an attempt is one TCP
+ * connect to a server of the same cluster, cheap even several times a second
+ * from every replica. Jitter keeps replicas from reconnecting in lockstep.
+ */
+export const NATS_RECONNECT_BACKOFF: BackoffPolicy = { initialMs: 100, maxMs: 500, jitter: 0.5 };
 
 export type NatsState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
@@ -63,7 +71,7 @@ export class NatsClient implements OnApplicationShutdown {
   private stopping = false;
 
   constructor(@Inject(NATS_OPTIONS) private readonly options: NatsOptions) {
-    this.schedule = new ReconnectSchedule(Date.now, options.backoff ?? DEFAULT_BACKOFF);
+    this.schedule = new ReconnectSchedule(Date.now, options.backoff ?? NATS_RECONNECT_BACKOFF);
   }
 
   get state(): NatsState {

@@ -36,12 +36,15 @@ export class StreamClient {
   readonly frames: Frame[] = [];
   /** The raw text of every frame, to compare bytes across replicas. */
   readonly texts: string[] = [];
+  /** When each frame arrived (Date.now()), to measure delivery delays. */
+  readonly receivedAt: number[] = [];
   closeCode?: number;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
       const text = data.toString();
       this.texts.push(text);
+      this.receivedAt.push(Date.now());
       this.frames.push(JSON.parse(text) as Frame);
     });
     socket.on('close', (code) => (this.closeCode = code));

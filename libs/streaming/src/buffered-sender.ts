@@ -15,8 +15,8 @@ export interface BufferLimits {
 }
 
 export const DEFAULT_BUFFER_LIMITS: BufferLimits = {
-  highWaterBytes: 1024 * 1024,
-  maxQueuedBytes: 4 * 1024 * 1024,
+  highWaterBytes: 256 * 1024,
+  maxQueuedBytes: 1024 * 1024,
 };
 
 export type SendOutcome = 'sent' | 'queued' | 'overflow';
@@ -65,6 +65,12 @@ export class BufferedSender<M = unknown> {
       return 'overflow';
     }
     return this.queue.length === 0 ? 'sent' : 'queued';
+  }
+
+  /** Drops what waits and refuses further frames: the client is being let go. */
+  discard(): void {
+    this.overflowed = true;
+    this.queue.clear();
   }
 
   /** Moves waiting frames to the socket while it has room; runs after every completed write. */

@@ -1,4 +1,4 @@
-import { type OutgoingFrame, OutgoingQueue } from './outgoing-queue';
+import { deferredFrame, type OutgoingFrame, OutgoingQueue } from './outgoing-queue';
 
 function frame(text: string, key?: string, meta?: string): OutgoingFrame<string> {
   return { data: Buffer.from(text), key, meta };
@@ -60,5 +60,22 @@ describe('OutgoingQueue', () => {
     seen.push(...drain(queue));
     expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => `f${i}`));
     expect(queue.bytes).toBe(0);
+  });
+
+  it('counts a deferred frame by its stated size and builds its bytes only when read', () => {
+    const queue = new OutgoingQueue();
+    let encoded = 0;
+    const deferred = deferredFrame({ key: 'k', byteLength: 40 }, () => {
+      encoded += 1;
+      return Buffer.from('built');
+    });
+    queue.push(frame('waiting', 'k'));
+    queue.push(deferred);
+    expect(queue.bytes).toBe(40);
+    expect(encoded).toBe(0);
+    expect(queue.shift()?.data.toString()).toBe('built');
+    expect(queue.bytes).toBe(0);
+    expect(deferred.data.toString()).toBe('built');
+    expect(encoded).toBe(1);
   });
 });

@@ -8,6 +8,34 @@ export interface OutgoingFrame<M = unknown> {
   readonly key?: string;
   /** What the conflation hook needs to merge two frames without parsing their bytes. */
   readonly meta?: M;
+  /** Size of `data` (an estimate for a deferred frame, whose bytes do not exist yet). */
+  readonly byteLength?: number;
+}
+
+/** Bytes a frame counts for against a queue's bound. */
+export function frameBytes(frame: OutgoingFrame<unknown>): number {
+  return frame.byteLength ?? frame.data.length;
+}
+
+/**
+ * A frame whose bytes are built when first read, which for a queued frame is
+ * when the socket takes it. A slow client's merged frame is replaced at every
+ * newer change of its key; encoding each merge would allocate for frames
+ * that are never sent, and a client that reads nothing would cost the most.
+ */
+export function deferredFrame<M>(
+  fields: { readonly key?: string; readonly meta?: M; readonly byteLength: number },
+  encode: () => Buffer,
+): OutgoingFrame<M> {
+  let data: Buffer | undefined;
+  return {
+    key: fields.key,
+    meta: fields.meta,
+    byteLength: fields.byteLength,
+    get data(): Buffer {
+      return (data ??= encode());
+    },
+  };
 }
 
 /** Folds a newer frame into a pending one with the same key; returns the frame to send instead. */
@@ -49,14 +77,14 @@ export class OutgoingQueue<M = unknown> {
     const waiting = frame.key === undefined ? undefined : this.byKey.get(frame.key);
     if (waiting) {
       const merged = this.conflate(waiting.frame, frame);
-      this.queuedBytes += merged.data.length - waiting.frame.data.length;
+      this.queuedBytes += frameBytes(merged) - frameBytes(waiting.frame);
       waiting.frame = merged;
       return true;
     }
     const slot: Slot<M> = { key: frame.key, frame };
     this.slots.push(slot);
     if (frame.key !== undefined) this.byKey.set(frame.key, slot);
-    this.queuedBytes += frame.data.length;
+    this.queuedBytes += frameBytes(frame);
     return false;
   }
 
@@ -73,7 +101,7 @@ export class OutgoingQueue<M = unknown> {
       this.head = 0;
     }
     if (slot.key !== undefined) this.byKey.delete(slot.key);
-    this.queuedBytes -= slot.frame.data.length;
+    this.queuedBytes -= frameBytes(slot.frame);
     return slot.frame;
   }
 

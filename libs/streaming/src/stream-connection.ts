@@ -10,9 +10,27 @@ export const CloseCode = {
   TryAgainLater: 1013,
 } as const;
 
-/** Text frames share one Buffer per message, whatever the number of recipients. */
+/** How long a client let go for slowness gets to take its close frame before the TCP connection is cut. */
+const SLOW_CLOSE_GRACE_MS = 1_000;
+
+/** What the server hears about a client that falls behind. */
+export interface SlowClientHooks<P, M> {
+  /** Frames now wait in the client's own queue: the server may check its buffer budget. */
+  onBacklog(connection: StreamConnection<P, M>): void;
+  /** The client was let go with 1013. */
+  onDropped(connection: StreamConnection<P, M>, reason: string): void;
+}
+
+/**
+ * Text frames share one Buffer per message, whatever the number of recipients.
+ * The Buffer is its own allocation, not a slice of Node's shared 8 KiB pool: a
+ * frame waiting for a slow client would otherwise pin a whole slab, and the
+ * bytes counted against the buffer bounds would be a fraction of those held.
+ */
 export function encodeFrame(text: string): Buffer {
-  return Buffer.from(text, 'utf8');
+  const frame = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  frame.write(text, 'utf8');
+  return frame;
 }
 
 /**
@@ -32,7 +50,7 @@ export class StreamConnection<P = unknown, M = unknown> {
     private readonly socket: WebSocket,
     limits: BufferLimits,
     conflate: Conflate<M> | undefined,
-    private readonly onOverflow: (connection: StreamConnection<P, M>) => void,
+    private readonly slow: SlowClientHooks<P, M>,
     stats?: StreamStats,
   ) {
     this.sender = new BufferedSender<M>(socket, limits, conflate, stats);
@@ -58,10 +76,32 @@ export class StreamConnection<P = unknown, M = unknown> {
   send(frame: OutgoingFrame<M>): boolean {
     if (!this.isOpen) return false;
     const outcome = this.sender.send(frame);
-    if (outcome !== 'overflow') return true;
-    this.onOverflow(this);
-    this.close(CloseCode.TryAgainLater, 'client too slow: outgoing buffer full');
+    if (outcome === 'sent') return true;
+    if (outcome === 'queued') {
+      this.slow.onBacklog(this);
+      return true;
+    }
+    this.dropForSlowness('client too slow: outgoing buffer full');
     return false;
+  }
+
+  /** Bytes held for this client: unsent in the socket plus waiting in its queue. */
+  get heldBytes(): number {
+    return this.socket.bufferedAmount + this.sender.queuedBytes;
+  }
+
+  /**
+   * Lets a client go that cannot keep up: 1013 (try again later) and, since a
+   * client that does not read will not read its close frame either, the
+   * connection is cut shortly after so that what it held is freed.
+   */
+  dropForSlowness(reason: string): void {
+    this.sender.discard();
+    this.slow.onDropped(this, reason);
+    this.close(CloseCode.TryAgainLater, reason);
+    const cut = setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS);
+    cut.unref();
+    this.onClose(() => clearTimeout(cut));
   }
 
   sendText(text: string): boolean {

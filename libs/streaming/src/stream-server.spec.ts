@@ -217,3 +217,57 @@ async function waitUntil(check: () => boolean, timeoutMs = 2000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('StreamServer buffer budget', () => {
+  let http: Server;
+  let server: StreamServer;
+  let base: string;
+  const accepted: StreamConnection<string>[] = [];
+  const MB = 1024 * 1024;
+
+  beforeEach(async () => {
+    http = createServer();
+    server = new StreamServer({ httpAdapter: { getHttpServer: () => http } } as unknown as HttpAdapterHost, {
+      shutdownGraceMs: 500,
+      bufferBudgetBytes: 8 * MB,
+    });
+    server.register<string, unknown>({
+      path: '/v1/flood',
+      authenticate: () => Promise.resolve('principal'),
+      reject: () => ({ status: 500, body: {} }),
+      accept: (connection) => accepted.push(connection),
+      // Per-socket bounds far above the budget, so only the budget can let a client go.
+      limits: { highWaterBytes: MB, maxQueuedBytes: 64 * MB },
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    base = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => {
+    accepted.length = 0;
+    await server.beforeApplicationShutdown();
+    server.onApplicationShutdown();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  it('lets the client holding the most go with 1013 once slow clients together pass the budget', async () => {
+    const big = await open(`${base}/v1/flood`);
+    const small = await open(`${base}/v1/flood`);
+    const bigClosed = closed(big.socket);
+    for (const client of [big, small])
+      (client.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    await waitUntil(() => accepted.length === 2);
+    const chunk = Buffer.alloc(100 * 1024, 'x');
+    // Loopback buffers take a few MB before anything is held in the process; 20 MB is well past them.
+    for (let i = 0; i < 200; i += 1) accepted[0].send({ data: chunk });
+    for (let i = 0; i < 40; i += 1) accepted[1].send({ data: chunk });
+    expect(accepted[0].heldBytes).toBeGreaterThan(8 * MB);
+    expect(accepted[1].heldBytes).toBeLessThan(8 * MB);
+
+    await waitUntil(() => accepted[0].send({ data: chunk }) === false, 2_000);
+    expect(accepted[1].send({ data: chunk })).toBe(true);
+    (big.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await expect(bigClosed).resolves.toBe(1013);
+    expect(small.socket.readyState).toBe(WebSocket.OPEN);
+  });
+});

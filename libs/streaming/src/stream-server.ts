@@ -17,6 +17,7 @@ import { redactKeys } from '@app/auth';
 import { closeGently, rawJsonAnswer, serveAsPlainRequest } from '@app/http-edge';
 import { NatsClient, Subjects } from '@app/messaging';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
+import { clientsOverBudget } from './buffer-budget';
 import { asksForWebSocket, handshakeProblem } from './handshake-check';
 import type { Conflate } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
@@ -34,6 +35,8 @@ export interface StreamingOptions {
   readonly shutdownGraceMs?: number;
   /** Largest client frame accepted; bigger ones close the socket (1009). */
   readonly maxClientFrameBytes?: number;
+  /** Bytes all slow clients together may hold; past it the biggest holders are closed (1013). */
+  readonly bufferBudgetBytes?: number;
 }
 
 const DEFAULTS: Required<StreamingOptions> = {
@@ -41,7 +44,11 @@ const DEFAULTS: Required<StreamingOptions> = {
   shutdownGraceMs: 2_000,
   // A frame of 64 KiB or more closes the socket.
   maxClientFrameBytes: 64 * 1024 - 1,
+  bufferBudgetBytes: 8 * 1024 * 1024,
 };
+
+/** A budget check runs at most this often, and only while some client has frames waiting. */
+const BUDGET_CHECK_MS = 100;
 
 /** The HTTP answer to a handshake that may not be upgraded. */
 export interface HandshakeRejection {
@@ -88,6 +95,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private server?: Server;
   private pingTimer?: NodeJS.Timeout;
   private stopping = false;
+  private budgetCheck?: NodeJS.Timeout;
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     void this.handleUpgrade(request, socket, head);
   };
@@ -157,9 +165,29 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     );
   }
 
+  /** Lets the biggest holders go (1013) while all clients together hold more than the budget. */
+  enforceBufferBudget(): void {
+    const open = [...this.connections.keys()];
+    const over = clientsOverBudget(
+      open.map((connection) => connection.heldBytes),
+      this.options.bufferBudgetBytes,
+    );
+    for (const index of over) open[index].dropForSlowness('client too slow: server buffer budget exhausted');
+  }
+
+  private scheduleBudgetCheck(): void {
+    if (this.budgetCheck) return;
+    this.budgetCheck = setTimeout(() => {
+      this.budgetCheck = undefined;
+      this.enforceBufferBudget();
+    }, BUDGET_CHECK_MS);
+    this.budgetCheck.unref();
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
+    clearTimeout(this.budgetCheck);
     this.unsubscribeKeyChanges?.();
     this.server?.off('upgrade', this.onUpgrade);
     const open = [...this.connections.keys()];
@@ -245,9 +273,12 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
         ws,
         endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
         endpoint.conflate,
-        () => {
-          if (stats) stats.closedSlow += 1;
-          this.logger.warn(`Closed a slow ${endpoint.path} client (1013): its outgoing buffer was full`);
+        {
+          onBacklog: () => this.scheduleBudgetCheck(),
+          onDropped: (_connection, reason) => {
+            if (stats) stats.closedSlow += 1;
+            this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);
+          },
         },
         stats,
       );

@@ -1,4 +1,4 @@
-import { encodeFrame, type OutgoingFrame } from '@app/streaming';
+import { deferredFrame, encodeFrame, type OutgoingFrame } from '@app/streaming';
 
 export type LiveOp = 'snapshot' | 'update';
 
@@ -37,9 +37,10 @@ export function matchKey(matchId: number): string {
  */
 export function conflateLiveFrames(pending: LiveFrame, next: LiveFrame): LiveFrame {
   if (pending.meta?.op !== 'snapshot' || next.meta?.op !== 'update') return next;
-  return {
-    data: encodeFrame(`{"op":"snapshot","data":${next.meta.payload}}`),
-    key: next.key,
-    meta: { op: 'snapshot', payload: next.meta.payload },
-  };
+  const payload = next.meta.payload;
+  // "update" and "snapshot" differ by two characters; the payload is the same.
+  return deferredFrame(
+    { key: next.key, meta: { op: 'snapshot', payload }, byteLength: next.data.length + 2 },
+    () => encodeFrame(`{"op":"snapshot","data":${payload}}`),
+  );
 }

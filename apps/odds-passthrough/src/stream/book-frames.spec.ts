@@ -82,4 +82,13 @@ describe('conflateBookFrames', () => {
     const beat = heartbeatFrame(2, false);
     expect(conflateBookFrames(heartbeatFrame(1, true), beat)).toBe(beat);
   });
+
+  it('counts a merged frame close to the size it will have, without building it first', () => {
+    const many = (version: number) => Array.from({ length: 40 }, (_, i) => selection(`m${i}`, version));
+    const merged = conflateBookFrames(update(1, many(1)), update(2, many(2)));
+    const estimated = merged.byteLength as number;
+    const actual = merged.data.length;
+    expect(estimated).toBeGreaterThanOrEqual(actual);
+    expect(estimated).toBeLessThan(actual * 1.2);
+  });
 });

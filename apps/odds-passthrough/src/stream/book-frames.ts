@@ -1,4 +1,4 @@
-import { encodeFrame, type OutgoingFrame } from '@app/streaming';
+import { deferredFrame, encodeFrame, frameBytes, type OutgoingFrame } from '@app/streaming';
 import type { MatchOdds } from '../book/book-view';
 import type { Selection } from '../book/domain/selection';
 
@@ -57,13 +57,24 @@ export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFra
   const before = pending.meta;
   const after = next.meta;
   if (!before || after?.kind !== 'update') return next;
+  const bytesPerSelection =
+    (frameBytes(pending) + frameBytes(next)) /
+    Math.max(1, selectionsOf(before).length + after.update.selections.length);
   if (before.kind === 'snapshot') {
     const selections = mergeMarkets(
       before.odds.selections,
       after.update.selections,
       after.update.removed_market_keys,
     );
-    return snapshotFrame({ ...before.odds, ts: Math.max(before.odds.ts, after.update.ts), selections });
+    const odds: MatchOdds = { ...before.odds, ts: Math.max(before.odds.ts, after.update.ts), selections };
+    return deferredFrame(
+      {
+        key: matchKey(odds.match_id),
+        meta: { kind: 'snapshot', odds },
+        byteLength: estimate(bytesPerSelection, selections.length),
+      },
+      () => encodeFrame(JSON.stringify({ type: 'snapshot', ...odds })),
+    );
   }
   const selections = mergeMarkets(
     before.update.selections,
@@ -81,7 +92,27 @@ export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFra
     selections,
     removed_market_keys: removed,
   };
-  return updateFrame(update, JSON.stringify({ type: 'update', ...update }));
+  return deferredFrame(
+    {
+      key: matchKey(update.match_id),
+      meta: { kind: 'update', update },
+      byteLength: estimate(bytesPerSelection, selections.length),
+    },
+    () => encodeFrame(JSON.stringify({ type: 'update', ...update })),
+  );
+}
+
+function selectionsOf(meta: BookFrameMeta): readonly Selection[] {
+  return meta.kind === 'snapshot' ? meta.odds.selections : meta.update.selections;
+}
+
+/**
+ * A merged frame is encoded only when the socket takes it; until then it
+ * counts against the queue's bound by the average selection size of the
+ * frames it merged (the envelope included, so the estimate errs high).
+ */
+function estimate(bytesPerSelection: number, selections: number): number {
+  return Math.ceil(bytesPerSelection * Math.max(1, selections));
 }
 
 /** `held` with the markets of `incoming` replaced where newer and the `removed` markets dropped. */

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+import { aMatchup, aTotal } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { FakeSportsbook } from '../support/fake-sportsbook';
+import { type ServiceProcess, startService } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
+import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
+
+const SPORT = 29;
+const MATCHES = 100;
+const MARKETS_PER_MATCH = 10;
+/** Two-way markets, so 100 market changes every 100 ms are 2,000 selection changes a second. */
+const MARKETS_PER_TICK = 100;
+const CLIENTS = 20;
+const READING_MS = 8_000;
+/** Loopback socket buffers take the first ~15 s of a paused client's data before the process holds any. */
+const SLOW_MS = 30_000;
+const FUTURE = '2099-01-01T12:00:00Z';
+const matchIdOf = (m: number) => 1_700_000_000 + m;
+
+/**
+ * Twenty `subscribe_all` clients of one odds-passthrough process read for a
+ * while, then stop reading (their sockets paused, as a desk whose process
+ * hangs) while 2,000 selection changes a second keep flowing. What the
+ * process may hold for them is bounded: its RSS grows by at most 30 MB over
+ * the slow phase.
+ */
+describe('odds-passthrough with clients that stop reading', () => {
+  const book = new FakeSportsbook();
+  const sockets: WebSocket[] = [];
+  let stack: IsolatedStack | undefined;
+  let service: ServiceProcess | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+
+  afterAll(async () => {
+    clearInterval(ticker);
+    for (const socket of sockets) socket.terminate();
+    await service?.stop();
+    await book.stop();
+    await stack?.drop();
+  });
+
+  function total(m: number, k: number, price: number) {
+    return aTotal(k + 0.5, {
+      matchup_id: matchIdOf(m),
+      cutoff_at: FUTURE,
+      prices: [
+        { designation: 'over', points: k + 0.5, price },
+        { designation: 'under', points: k + 0.5, price: -price },
+      ],
+    });
+  }
+
+  it('grows RSS by at most 30 MB while 20 clients read nothing', async () => {
+    stack = await isolatedStack('slow_consumers');
+    await book.start();
+    book.setSports([{ id: SPORT, name: 'Soccer' }]);
+    book.setLabels(SPORT, [{ number: 0, description: 'Match' }]);
+    book.setLeagues(SPORT, [{ id: 1980, name: 'Slow League' }]);
+    for (let m = 0; m < MATCHES; m++) {
+      book.putMatchup(
+        SPORT,
+        aMatchup({
+          id: matchIdOf(m),
+          start_time: FUTURE,
+          participants: [
+            { id: matchIdOf(m) * 10 + 1, alignment: 'home', name: `Home ${m}` },
+            { id: matchIdOf(m) * 10 + 2, alignment: 'away', name: `Away ${m}` },
+          ],
+          periods: [{ number: 0, status: 'open', cutoff_at: FUTURE }],
+        }),
+      );
+      for (let k = 0; k < MARKETS_PER_MATCH; k++) book.putMarket(SPORT, total(m, k, 110));
+    }
+    const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
+    service = await startService('odds-passthrough', '/readyz', {
+      ...stack.env,
+      ROLE: 'all',
+      BOOK_UPSTREAM_URL: book.url,
+      BOOK_POLL_MS: '100',
+      LOG_LEVEL: 'warn',
+    });
+    const pid = service.child.pid as number;
+
+    const snapshots: number[] = Array.from({ length: CLIENTS }, () => 0);
+    const closes: number[] = [];
+    const url = `${service.url.replace('http', 'ws')}/v1/book/data?key=${key}`;
+    for (let c = 0; c < CLIENTS; c++) {
+      const socket = new WebSocket(url);
+      sockets.push(socket);
+      socket.on('message', (data: Buffer) => {
+        if (data.includes('"type":"snapshot"')) snapshots[c] += 1;
+      });
+      socket.on('close', (code) => closes.push(code));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+    }
+    await waitFor(
+      () => {
+        sockets.forEach((socket, c) => {
+          if (snapshots[c] === 0) socket.send(JSON.stringify({ action: 'subscribe_all' }));
+        });
+        return snapshots.every((count) => count >= MATCHES);
+      },
+      { timeoutMs: 30_000, intervalMs: 1_000, what: 'every client to hold a snapshot of every match' },
+    );
+
+    let received = 0;
+    for (const socket of sockets) socket.on('message', () => (received += 1));
+    let price = 1000;
+    let cursor = 0;
+    ticker = setInterval(() => {
+      for (let i = 0; i < MARKETS_PER_TICK; i++, cursor++) {
+        book.putMarket(
+          SPORT,
+          total(Math.floor(cursor / MARKETS_PER_MATCH) % MATCHES, cursor % MARKETS_PER_MATCH, price++),
+        );
+      }
+    }, 100);
+
+    const reading = await sampleRss(pid, READING_MS);
+    for (const socket of sockets) socket.pause();
+    const slow = await sampleRss(pid, SLOW_MS);
+    const droppedSlow = await closedSlow(service.url);
+
+    const before = Math.max(...reading);
+    const growth = Math.max(...slow) - before;
+    process.stdout.write(
+      `slow-consumers ${JSON.stringify({
+        clients: CLIENTS,
+        readingMs: READING_MS,
+        slowMs: SLOW_MS,
+        readingRssMb: reading,
+        slowRssMb: slow,
+        growthMb: growth,
+        droppedSlow,
+      })}\n`,
+    );
+    expect(growth).toBeLessThanOrEqual(30);
+    // Whatever the process did about the slow clients, it told them why.
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+
+    // Reading again: the clients let go see their sockets end, every other one catches up on the same socket.
+    for (const socket of sockets) socket.resume();
+    await waitFor(() => closes.length === droppedSlow, {
+      timeoutMs: 30_000,
+      what: `${droppedSlow} slow clients to see their sockets closed`,
+    });
+    const receivedBefore = received;
+    await waitFor(() => received >= receivedBefore + (CLIENTS - droppedSlow) * 10, {
+      timeoutMs: 30_000,
+      what: 'the clients kept to receive updates again',
+    });
+    clearInterval(ticker);
+    expect(sockets.filter((socket) => socket.readyState === WebSocket.OPEN)).toHaveLength(
+      CLIENTS - droppedSlow,
+    );
+  }, 120_000);
+});
+
+/** RSS in MB once a second for `ms`. */
+async function sampleRss(pid: number, ms: number): Promise<number[]> {
+  const samples: number[] = [];
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    samples.push(Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024));
+  }
+  return samples;
+}
+
+async function closedSlow(url: string): Promise<number> {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^ws_closed_slow_total\{endpoint="\/v1\/book\/data"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { buildDataSourceOptions, MIGRATIONS, openDataSource } from '@app/database';
+import { buildDataSourceOptions, MIGRATIONS, openDataSource, RENAMED_MIGRATIONS } from '@app/database';
 import { childEnv, databaseUrl, PG_ADMIN_URL } from '../support/test-env';
 
 const run = promisify(execFile);
@@ -53,5 +53,49 @@ describe('migrations', () => {
       env: childEnv({ DATABASE_URL: url }),
     });
     expect(JSON.parse(stdout)).toEqual({ applied: [] });
+  });
+});
+
+describe('a database migrated before the migrations were renamed', () => {
+  const name = `it_mig_old_${randomBytes(4).toString('hex')}`;
+  const url = databaseUrl(name);
+  let admin: Client;
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  });
+
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('gets its recorded names rewritten and runs nothing twice', async () => {
+    const first = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: true }),
+    );
+    // As an earlier release left it: the old 14-digit names, timestamps as TypeORM parsed them.
+    for (const { from, to } of RENAMED_MIGRATIONS) {
+      await first.query('UPDATE migrations SET name = $1, timestamp = $2 WHERE name = $3', [
+        from,
+        Number(from.slice(-13)),
+        to,
+      ]);
+    }
+    await first.destroy();
+
+    const again = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: true }),
+    );
+    const rows = await again.query<Array<{ name: string; timestamp: string }>>(
+      'SELECT name, timestamp FROM migrations ORDER BY id',
+    );
+    await again.destroy();
+    expect(rows.map((row) => row.name)).toEqual(MIGRATIONS.map((migration) => migration.name));
+    expect(rows.map((row) => Number(row.timestamp))).toEqual(
+      MIGRATIONS.map((migration) => Number(migration.name.slice(-13))),
+    );
   });
 });

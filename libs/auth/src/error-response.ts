@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus, type LoggerService } from '@nestjs/common';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/database';
 import { type AuthFailure, AuthError } from './auth-failure';
 import { redactKeys } from './redact';
 
@@ -10,7 +11,8 @@ export interface ErrorResponse {
 /**
  * What both apps' exception filters send, before each puts the message in
  * its own field: auth outcomes in the app's wording, HTTP errors with any key
- * redacted, anything else as a logged 500.
+ * redacted, PostgreSQL out of reach as 503 (the client may retry; nothing it
+ * sent was wrong), anything else as a logged 500.
  */
 export function toErrorResponse(
   exception: unknown,
@@ -22,6 +24,12 @@ export function toErrorResponse(
   }
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), message: redactKeys(httpMessage(exception)) };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(
+      redactKeys(`Answered 503: ${exception instanceof Error ? exception.message : String(exception)}`),
+    );
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: DATABASE_UNAVAILABLE };
   }
   logger.error(
     redactKeys(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)),

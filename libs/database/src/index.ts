@@ -2,3 +2,4 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './migrations';
 export * from './open-data-source';
+export * from './database-unavailable';

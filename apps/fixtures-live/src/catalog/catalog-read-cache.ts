@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { NatsClient, Subjects } from '@app/messaging';
+import { LastKnown } from '../common/last-known';
 import { ReadCache } from './read-cache';
 
 /**
@@ -9,6 +10,8 @@ import { ReadCache } from './read-cache';
  */
 const MAX_AGE_MS = 2000;
 const MAX_ENTRIES = 5000;
+/** List answers kept to serve through a PostgreSQL outage (pages of up to 100 matches). */
+const LAST_KNOWN_ENTRIES = 2000;
 
 /** An answer and its JSON text. */
 export interface JsonAnswer<T> {
@@ -16,10 +19,15 @@ export interface JsonAnswer<T> {
   readonly json: string;
 }
 
-/** The process's cache of catalog list answers, emptied on every catalog change notice. */
+/**
+ * The process's cache of catalog list answers, emptied on every catalog change
+ * notice. While PostgreSQL is out of reach, the last answer read for a key is
+ * served however old, rather than no answer.
+ */
 @Injectable()
 export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   private readonly cache = new ReadCache(MAX_AGE_MS, MAX_ENTRIES);
+  private readonly lastKnown = new LastKnown<unknown>(LAST_KNOWN_ENTRIES);
   private unsubscribe?: () => void;
 
   constructor(
@@ -38,7 +46,7 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   }
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.cache.get(key, this.clock.now(), load);
+    return this.cache.get(key, this.clock.now(), () => this.lastKnown.read(key, load) as Promise<T>);
   }
 
   /** Like `get`, keeping the answer serialised too, so a hit costs no JSON work. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { LastKnown } from '../common/last-known';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
 import { CatalogReadCache } from './catalog-read-cache';
@@ -18,11 +19,16 @@ export interface MatchRecord extends MatchDto {
   readonly sport_id: number;
 }
 
+/** Match records kept for an outage: every match a request looked at recently, small rows. */
+const LAST_KNOWN_MATCHES = 50_000;
+
 const COLUMNS = `m.id, m.home_team, m.away_team,
   to_char(m.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start_time, m.status`;
 
 @Injectable()
 export class MatchesService {
+  private readonly lastKnownMatches = new LastKnown<MatchRecord | null>(LAST_KNOWN_MATCHES);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cache: CatalogReadCache,
@@ -86,12 +92,14 @@ export class MatchesService {
     );
   }
 
-  /** The match unless it is unknown or hidden. */
-  async findVisible(matchId: number): Promise<MatchRecord | null> {
-    const rows = await this.db.query<MatchRecord[]>(
-      `SELECT ${COLUMNS}, m.sport_id FROM fixtures.matches m WHERE m.id = $1 AND NOT m.hidden`,
-      [matchId],
-    );
-    return rows[0] ?? null;
+  /** The match unless it is unknown or hidden; while PostgreSQL is away, as last read. */
+  findVisible(matchId: number): Promise<MatchRecord | null> {
+    return this.lastKnownMatches.read(String(matchId), async () => {
+      const rows = await this.db.query<MatchRecord[]>(
+        `SELECT ${COLUMNS}, m.sport_id FROM fixtures.matches m WHERE m.id = $1 AND NOT m.hidden`,
+        [matchId],
+      );
+      return rows[0] ?? null;
+    });
   }
 }

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { MatchesService } from '../catalog/matches.service';
 import { MAX_ID } from '../common/query/query-params';
 import { frameData } from './frame-data';
 import { LiveMatchDirectory, type VisibleMatch } from './live-match-directory';
 import { LiveSnapshotsService } from './live-snapshots.service';
 
-/** The stream's view of matches and their latest snapshot, read from PostgreSQL. */
+/**
+ * The stream's view of matches and their latest snapshot, read from
+ * PostgreSQL through the same services as REST, so that it answers what
+ * they answer through an outage too.
+ */
 @Injectable()
 export class DbLiveMatchDirectory extends LiveMatchDirectory {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly matches: MatchesService,
     private readonly snapshots: LiveSnapshotsService,
   ) {
     super();
@@ -18,12 +21,8 @@ export class DbLiveMatchDirectory extends LiveMatchDirectory {
 
   async findVisibleMatch(matchId: number): Promise<VisibleMatch | null> {
     if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return null;
-    const rows = await this.db.query<Array<{ id: number; sport_id: number }>>(
-      'SELECT id, sport_id FROM fixtures.matches WHERE id = $1 AND NOT hidden',
-      [matchId],
-    );
-    const row = rows[0];
-    return row ? { id: row.id, sportId: row.sport_id } : null;
+    const match = await this.matches.findVisible(matchId);
+    return match ? { id: match.id, sportId: match.sport_id } : null;
   }
 
   async latestFrameData(matchId: number): Promise<string | null> {

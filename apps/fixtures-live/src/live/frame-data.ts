@@ -6,3 +6,9 @@
 export function frameData(matchId: number, snapshotJson: string): string {
   return `{"match_id":${matchId},${snapshotJson.slice(1)}`;
 }
+
+/** The inverse of `frameData`: the snapshot text without `match_id`, or null if `data` is not that match's. */
+export function snapshotJsonOf(matchId: number, data: string): string | null {
+  const prefix = `{"match_id":${matchId},`;
+  return data.startsWith(prefix) ? `{${data.slice(prefix.length)}` : null;
+}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
 import { DbLiveMatchDirectory } from './db-live-match-directory';
+import { HeardLiveStates } from './heard-live-states';
 import { LiveMatchDirectory } from './live-match-directory';
 import { LiveSnapshotEntity } from './live-snapshot.entity';
 import { LiveController } from './live.controller';
@@ -10,7 +11,11 @@ import { LiveSnapshotsService } from './live-snapshots.service';
 @Module({
   imports: [TypeOrmModule.forFeature([LiveSnapshotEntity]), CatalogModule],
   controllers: [LiveController],
-  providers: [LiveSnapshotsService, { provide: LiveMatchDirectory, useClass: DbLiveMatchDirectory }],
-  exports: [LiveMatchDirectory, LiveSnapshotsService],
+  providers: [
+    LiveSnapshotsService,
+    HeardLiveStates,
+    { provide: LiveMatchDirectory, useClass: DbLiveMatchDirectory },
+  ],
+  exports: [LiveMatchDirectory, LiveSnapshotsService, HeardLiveStates],
 })
 export class LiveModule {}

@@ -7,6 +7,7 @@ import { DynamicSubjects, NatsClient } from '@app/messaging';
 import { type HandshakeRejection, type StreamConnection, StreamServer } from '@app/streaming';
 import { fixturesAuthDetail } from '../common/auth-messages';
 import type { FixturesEnv } from '../config/fixtures.env';
+import { HeardLiveStates } from '../live/heard-live-states';
 import { LiveMatchDirectory } from '../live/live-match-directory';
 import { conflateLiveFrames, type LiveFrameMeta } from './live-frames';
 import { LiveSubscriptions, payloadText } from './live-subscriptions';
@@ -28,6 +29,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
     private readonly moduleRef: ModuleRef,
     private readonly nats: NatsClient,
     private readonly server: StreamServer,
+    private readonly heard: HeardLiveStates,
     directory: LiveMatchDirectory,
   ) {
     this.subscriptions = new LiveSubscriptions(directory);
@@ -40,7 +42,10 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
     this.detach.push(
       this.nats.subscribeBytes(DynamicSubjects.fixturesLiveAll, (data, subject) => {
         const matchId = matchIdOf(subject);
-        if (matchId !== null) this.subscriptions.publish(matchId, payloadText(data));
+        if (matchId === null) return;
+        const text = payloadText(data);
+        this.heard.heard(matchId, text);
+        this.subscriptions.publish(matchId, text);
       }),
       this.nats.onReconnect(() => {
         this.subscriptions.resync().catch((error: unknown) => {

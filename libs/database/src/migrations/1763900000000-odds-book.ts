@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the tables. Market rows keep the selections exactly as published, and their
  * versions, so a restarted ingest issues greater ones.
  */
-export class OddsBook17639000000000 implements MigrationInterface {
-  name = 'OddsBook17639000000000';
+export class OddsBook1763900000000 implements MigrationInterface {
+  name = 'OddsBook1763900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE SCHEMA IF NOT EXISTS odds`);

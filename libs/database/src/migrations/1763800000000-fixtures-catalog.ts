@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Our integer ids come from sequences and are never reused; the provider id
  * columns are the mapping that keeps them stable across restarts.
  */
-export class FixturesCatalog17638000000000 implements MigrationInterface {
-  name = 'FixturesCatalog17638000000000';
+export class FixturesCatalog1763800000000 implements MigrationInterface {
+  name = 'FixturesCatalog1763800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE fixtures.sports ADD COLUMN provider_id text NULL`);

@@ -44,7 +44,7 @@ const DEFAULTS: Required<StreamingOptions> = {
   shutdownGraceMs: 2_000,
   // A frame of 64 KiB or more closes the socket.
   maxClientFrameBytes: 64 * 1024 - 1,
-  bufferBudgetBytes: 8 * 1024 * 1024,
+  bufferBudgetBytes: 4 * 1024 * 1024,
 };
 
 /** A budget check runs at most this often, and only while some client has frames waiting. */

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { testCatalog } from '../fixtures/catalog-factory';
-import { bootAgainst, catalogPolls, matchIdOf } from '../fixtures/harness';
-import { FakeLivescores, soccerState } from '../support/fake-livescores';
+import { bootAgainst, catalogPolls, database, matchIdOf } from '../fixtures/harness';
+import { cricketState, FakeLivescores, soccerState } from '../support/fake-livescores';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, refusedHandshake, StreamClient } from './support/stream-client';
@@ -23,7 +23,7 @@ describe('fixtures stream /v1/stream', () => {
   let both: string;
   let soccerOnly: string;
   let restOnly: string;
-  const ids = { arsChe: 0, livTot: 0, suspended: 0, t20: 0 };
+  const ids = { arsChe: 0, livTot: 0, suspended: 0, t20: 0, test: 0 };
   let goals = 0;
 
   /** Pushes a new soccer state (a goal more each time, so every push is a real change). */
@@ -160,6 +160,37 @@ describe('fixtures stream /v1/stream', () => {
     expect(client.isOpen).toBe(true);
     client.send({ action: 'subscribe', match_id: ids.arsChe });
     await client.next(isFrame('snapshot', ids.arsChe));
+  });
+
+  it('sends a Test at close of play nothing, then the resumed play as its first frame', async () => {
+    const stat = catalog.ids.test.stat_id;
+    const isTest = (frame: Frame) => frame.op !== 'error' && dataOf(frame).match_id === ids.test;
+    const watcher = await open(both);
+    watcher.send({ action: 'subscribe', match_id: ids.test });
+    fake.push(stat, cricketState());
+    await watcher.next((frame) => isTest(frame) && frame.op === 'snapshot');
+    fake.push(stat, cricketState({ status: 'stumps', score: '262/7 (70.0)', at: '2026-11-21T07:00:00Z' }));
+    await watcher.next((frame) => isTest(frame) && dataOf(frame).status === 'stopped');
+    await waitFor(
+      async () => {
+        const rows = await database(apps[0]).query<Array<{ status: string }>>(
+          'SELECT status FROM fixtures.matches WHERE id = $1',
+          [ids.test],
+        );
+        return rows[0]?.status === 'CLOSE_OF_PLAY';
+      },
+      { timeoutMs: 15_000, what: 'the Test to be at close of play' },
+    );
+
+    const late = await open(both);
+    late.send({ action: 'subscribe', match_id: ids.test });
+    // Frames of one client are handled in order: this answer means the subscribe above is done.
+    late.send({ action: 'subscribe', match_id: 999_999_999 });
+    await late.next((frame) => frame.op === 'error');
+    fake.push(stat, cricketState({ status: 'live', score: '266/7 (70.4)', at: '2026-11-22T00:30:00Z' }));
+    const first = await late.next(isTest, { what: 'the first frame of the Test after play resumed' });
+    expect(first.op).toBe('snapshot');
+    expect(dataOf(first)).toMatchObject({ status: 'live', score: { runs: 266 } });
   });
 
   it('delivers the same update bytes to subscribers of two api replicas', async () => {

@@ -22,7 +22,9 @@ export class DbLiveMatchDirectory extends LiveMatchDirectory {
   async findVisibleMatch(matchId: number): Promise<VisibleMatch | null> {
     if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return null;
     const match = await this.matches.findVisible(matchId);
-    return match ? { id: match.id, sportId: match.sport_id } : null;
+    return match
+      ? { id: match.id, sportId: match.sport_id, closeOfPlay: match.status === 'CLOSE_OF_PLAY' }
+      : null;
   }
 
   async latestFrameData(matchId: number): Promise<string | null> {

@@ -2,6 +2,8 @@
 export interface VisibleMatch {
   readonly id: number;
   readonly sportId: number;
+  /** A Test at stumps (CLOSE_OF_PLAY): its state is frozen and no frame goes out until play resumes. */
+  readonly closeOfPlay?: boolean;
 }
 
 /**

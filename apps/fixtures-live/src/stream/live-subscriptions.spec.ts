@@ -84,6 +84,16 @@ describe('LiveSubscriptions', () => {
     expect(client.frames.map((frame) => (frame as { op: string }).op)).toEqual(['snapshot', 'update']);
   });
 
+  it('sends nothing for a Test at close of play until play resumes, then the resumed state as the snapshot', async () => {
+    directory.matches.set(4, { id: 4, sportId: 10, closeOfPlay: true });
+    directory.states.set(4, state(4, 90));
+    const client = new FakeSubscriber(principal([10]));
+    await subscriptions.handleFrame(client, '{"action":"subscribe","match_id":4}');
+    expect(client.frames).toEqual([]);
+    subscriptions.publish(4, state(4, 91));
+    expect(client.frames).toEqual([{ op: 'snapshot', data: { match_id: 4, sport: 'soccer', minute: 91 } }]);
+  });
+
   it('serialises a change once for all subscribers of the match', async () => {
     const a = new FakeSubscriber(principal([10]));
     const b = new FakeSubscriber(principal([10]));

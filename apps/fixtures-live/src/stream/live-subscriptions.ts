@@ -121,6 +121,8 @@ export class LiveSubscriptions {
       // A change heard while reading is newer than the stored state.
       if (stored !== null && channel.latest === null) channel.latest = stored;
     }
+    // A Test at stumps sends nothing until play resumes; the resumed state is then this client's snapshot.
+    if (match.closeOfPlay) return;
     const state = channel.subscribers.get(subscriber);
     if (!state || state.snapshotSent || channel.latest === null || !subscriber.isOpen) return;
     state.snapshotSent = true;

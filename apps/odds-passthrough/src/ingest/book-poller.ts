@@ -3,7 +3,7 @@ import { backoffDelay, type Clock } from '@app/clock';
 import { DynamicSubjects, type NatsClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
 import type { SeedMatch } from '../book/domain';
-import { BookState, type BookDiff } from '../book/domain';
+import { BookState, type BookDiff, type MatchupsLoad } from '../book/domain';
 import type { BookStore, BookWrite } from '../book/book-store';
 import type { CatalogMessage, FeedHealthMessage } from '../book/book-wire';
 import type { BookSource } from '../config/books';
@@ -35,8 +35,6 @@ class UpstreamFault extends Error {}
 interface SportCursor {
   /** The `last` of the previous markets answer; undefined forces a full load. */
   cursor?: number;
-  /** Monotonic time of the last listing of its matchups. */
-  relistedAt: number;
 }
 
 /**
@@ -48,11 +46,11 @@ function elapsedSince(monotonicMs: number): number {
 }
 
 /**
- * Reads one sportsbook: a full load at start and after any fault, then market
- * deltas every poll interval, re-listing sports and matchups every relist
- * interval (or at once when a delta names a matchup not held yet). Every
- * change is persisted, then published; a fault keeps the state and retries
- * with capped backoff.
+ * Reads one sportsbook: a full load at start and after any fault, then every
+ * poll interval the market delta with the matchup listing (conditional
+ * requests, so an unchanged listing costs a 304), re-listing sports every
+ * relist interval. Every change is published, and persisted behind it; a
+ * fault keeps the state and retries with capped backoff.
  */
 export class BookPoller {
   private readonly logger: Logger;
@@ -189,11 +187,11 @@ export class BookPoller {
       return;
     }
     const value = expect(delta, `markets of sport ${sportId}`).value;
-    const unknownMatchup = value.markets.some((market) => state.match(market.matchup_id) === undefined);
-    if (unknownMatchup || elapsedSince(position.relistedAt) >= this.settings.relistMs) {
-      await this.relistMatchups(state, sportId);
-    }
-    this.apply(state.applyDelta(sportId, value, this.clock.now()));
+    // Period statuses (suspended, reopened) change only in the matchup listing: it is read on
+    // every poll, conditionally (a 304 while nothing changed), and applied with the delta in one
+    // pass, so a new match is announced once, with the markets that named it.
+    const listing = await this.listMatchups(sportId);
+    this.apply(state.applyDelta(sportId, value, this.clock.now(), listing));
     position.cursor = value.last;
   }
 
@@ -209,18 +207,15 @@ export class BookPoller {
         now,
       ),
     );
-    this.cursors.set(sportId, { cursor: markets.value.last, relistedAt: performance.now() });
+    this.cursors.set(sportId, { cursor: markets.value.last });
   }
 
-  private async relistMatchups(state: BookState, sportId: number): Promise<void> {
+  /** Leagues and matchups of a sport, or undefined when neither changed since the last read. */
+  private async listMatchups(sportId: number): Promise<MatchupsLoad | undefined> {
     const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
     const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
-    const now = this.clock.now();
-    if (!leagues.notModified || !matchups.notModified) {
-      this.apply(state.applyMatchups(sportId, { leagues: leagues.value, matchups: matchups.value }, now));
-    }
-    const position = this.cursors.get(sportId);
-    if (position) position.relistedAt = performance.now();
+    if (leagues.notModified && matchups.notModified) return undefined;
+    return { leagues: leagues.value, matchups: matchups.value };
   }
 
   private forgetSportsOtherThan(sports: readonly UpstreamSport[]): void {

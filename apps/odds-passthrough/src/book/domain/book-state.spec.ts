@@ -339,6 +339,43 @@ describe('BookState: lines and withdrawals', () => {
     expect(change.selections.map((s) => s.bet_name)).toEqual(['Spurs', 'away', 'Draw']);
   });
 
+  it('locks the markets of a period the listing of a poll suspends, in the same pass as its delta', () => {
+    const state = labelled();
+    // No status of its own: the period's applies.
+    full(state, [aMoneyline({ status: undefined })], T0);
+    const suspended = aMatchup({
+      version: 13,
+      periods: [
+        { number: 0, status: 'suspended', cutoff_at: '2026-11-21T15:00:00Z' },
+        { number: 1, status: 'open', cutoff_at: '2026-11-21T15:00:00Z' },
+      ],
+    });
+    const change = changeOf(
+      state.applyDelta(SOCCER, { markets: [], withdrawn: [] }, T0 + 1, {
+        leagues: LEAGUES,
+        matchups: [suspended],
+      }),
+    );
+    expect(change.selections.length).toBeGreaterThan(0);
+    expect(change.selections.every((s) => s.status === 'locked')).toBe(true);
+  });
+
+  it('a new matchup listed in the same poll as its first markets is announced once, with them', () => {
+    const state = labelled();
+    full(state, [], T0);
+    const other = aMatchup({ id: 7, participants: [{ id: 71, alignment: 'home', name: 'Spurs' }] });
+    const diff = state.applyDelta(
+      SOCCER,
+      { markets: [aMoneyline({ matchup_id: 7 })], withdrawn: [] },
+      T0 + 1,
+      { leagues: LEAGUES, matchups: [aMatchup(), other] },
+    );
+    const changes = diff.changes.filter((change) => change.matchId === 7);
+    expect(changes).toHaveLength(1);
+    expect(changes[0].matchAdded).toBe(true);
+    expect(changes[0].selections.map((s) => s.bet_name)).toEqual(['Spurs', 'away', 'Draw']);
+  });
+
   it('a sport no longer listed takes its matches with it', () => {
     const state = labelled();
     state.applySports([{ id: SOCCER, name: 'Soccer' }], T0);

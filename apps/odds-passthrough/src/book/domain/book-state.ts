@@ -369,9 +369,16 @@ export class BookState {
     return this.commit(pass, now);
   }
 
-  /** A delta answer: withdrawals first, so a keyless market whose line moved reappears. */
-  applyDelta(sportId: number, delta: MarketsDelta, now: number): BookDiff {
+  /**
+   * A delta answer, with the matchup listing of the same poll when it
+   * changed: one pass, so a period status change lands with the prices of
+   * that poll and a match the delta names for the first time is published
+   * once, with its markets. Withdrawals first, so a keyless market whose
+   * line moved reappears.
+   */
+  applyDelta(sportId: number, delta: MarketsDelta, now: number, matchups?: MatchupsLoad): BookDiff {
     const pass = this.beginPass();
+    if (matchups) this.loadMatchups(sportId, matchups, pass);
     for (const w of delta.withdrawn) {
       const market = this.heldMatches.get(w.matchup_id)?.markets.get(w.key);
       if (market) this.removeMarket(pass, market);

@@ -3,6 +3,46 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * What each library may import of the others: lower layers know nothing of
+ * higher ones (observability reports nothing about keys; streaming knows no
+ * NATS subject or key), and no library imports an app.
+ */
+const LIBRARY_LAYERS = {
+  clock: [],
+  config: [],
+  observability: [],
+  'http-edge': [],
+  database: ['config'],
+  messaging: ['clock', 'config', 'observability'],
+  health: ['clock', 'config', 'database', 'messaging', 'observability'],
+  auth: ['clock', 'config', 'database', 'messaging', 'observability'],
+  streaming: ['clock', 'config', 'http-edge', 'observability'],
+};
+
+const layering = Object.entries(LIBRARY_LAYERS).map(([library, allowed]) => {
+  const forbidden = Object.keys(LIBRARY_LAYERS).filter(
+    (other) => other !== library && !allowed.includes(other),
+  );
+  return {
+    files: [`libs/${library}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: forbidden.flatMap((other) => [`@app/${other}`, `@app/${other}/*`]),
+              message: `libs/${library} may import only ${allowed.join(', ') || 'no other library'} (eslint.config.mjs, LIBRARY_LAYERS).`,
+            },
+            { group: ['**/apps/**'], message: 'A library never imports an app.' },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**'] },
   js.configs.recommended,
@@ -32,5 +72,6 @@ export default tseslint.config(
     files: ['board/**/*.js'],
     languageOptions: { sourceType: 'script', globals: globals.browser },
   },
+  ...layering,
   prettier,
 );

@@ -161,6 +161,18 @@ describe.each(EDGES)('HTTP edge of $name', (edge) => {
     );
   });
 
+  it('answers a method that a known path does not serve with 405 and Allow, an unknown path with 404', async () => {
+    const path = edge.routePath.split('?')[0];
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const answer = await send(head(method, path, ['Content-Length: 0']));
+      expectError(answer, 405);
+      expect(answer.headers.allow).toBe('GET, HEAD');
+    }
+    const unknown = await send(head('POST', '/v1/no-such-route', ['Content-Length: 0']));
+    expectError(unknown, 404);
+    expect(unknown.headers.allow).toBeUndefined();
+  });
+
   it('serves a request that asks to upgrade a path that is no stream as an ordinary request', async () => {
     const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13'];
     expectError(await send(head('GET', '/v1/99999', upgrade)), 404);

@@ -24,6 +24,11 @@ export class AuthService {
     private readonly clock: Clock,
   ) {}
 
+  /** See KeyRegistry.onKeysChanged: streams check their clients' keys again. */
+  onKeysChanged(listener: () => void): () => void {
+    return this.registry.onKeysChanged(listener);
+  }
+
   async authenticate(key: string | undefined, requirement: AccessRequirement): Promise<Principal> {
     if (!key) throw new AuthError({ kind: 'missing_key' });
     const principal = await this.registry.lookup(key);

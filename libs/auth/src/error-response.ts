@@ -1,7 +1,7 @@
 import { HttpException, HttpStatus, type LoggerService } from '@nestjs/common';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/database';
+import { redactKeys } from '@app/observability';
 import { type AuthFailure, AuthError } from './auth-failure';
-import { redactKeys } from './redact';
 
 export interface ErrorResponse {
   readonly status: number;

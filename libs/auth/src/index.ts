@@ -13,5 +13,4 @@ export * from './key-decision-cache';
 export * from './key-record';
 export * from './key-registry';
 export * from './key-store';
-export * from './redact';
 export * from './scopes';

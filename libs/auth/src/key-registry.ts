@@ -1,6 +1,14 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { Clock } from '@app/clock';
 import { NatsClient, Subjects } from '@app/messaging';
+import { Metrics } from '@app/observability';
 import { hasApiKeyShape, hashApiKey } from './api-key';
 import { AuthError } from './auth-failure';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
@@ -23,23 +31,53 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
   readonly stats = { hits: 0, misses: 0 };
   private readonly inflight = new Map<string, Promise<Principal | null>>();
   private readonly unsubscribers: Array<() => void> = [];
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly store: KeyStore,
     private readonly nats: NatsClient,
     clock: Clock,
     @Inject(AUTH_OPTIONS) options: AuthOptions,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.cache = new KeyDecisionCache(options.cacheTtlMs, clock);
   }
 
   onModuleInit(): void {
     this.unsubscribers.push(
-      this.nats.subscribe(Subjects.authKeysChanged, (event) =>
-        this.cache.invalidate({ keyId: event.keyId, accountId: event.accountId }),
-      ),
-      this.nats.onReconnect(() => this.invalidate()),
+      this.nats.subscribe(Subjects.authKeysChanged, (event) => {
+        this.cache.invalidate({ keyId: event.keyId, accountId: event.accountId });
+        this.notifyChanged();
+      }),
+      this.nats.onReconnect(() => {
+        this.invalidate();
+        this.notifyChanged();
+      }),
     );
+    this.metrics?.observeCounter(
+      'auth_cache_hits_total',
+      'Key decisions answered from the cache',
+      () => this.stats.hits,
+    );
+    this.metrics?.observeCounter(
+      'auth_cache_misses_total',
+      'Key decisions that needed PostgreSQL',
+      () => this.stats.misses,
+    );
+  }
+
+  /**
+   * Called after the cache dropped decisions because keys changed (or
+   * changes may have been missed): holders of long-lived sessions, such as
+   * stream sockets, check their keys again.
+   */
+  onKeysChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private notifyChanged(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   onModuleDestroy(): void {

@@ -4,3 +4,4 @@ export * from './edge-answer';
 export * from './http-edge';
 export * from './parser-failure';
 export * from './serve-as-request';
+export * from './method-not-allowed';

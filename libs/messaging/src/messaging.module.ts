@@ -1,6 +1,9 @@
-import { type DynamicModule, Global, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Global, Module, type OnModuleInit, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { NATS_OPTIONS, NatsClient, type NatsOptions, parseNatsServers } from './nats-client';
+import { Metrics } from '@app/observability';
+import { NATS_OPTIONS, NatsClient, type NatsOptions, type NatsState, parseNatsServers } from './nats-client';
+
+const NATS_STATES: readonly NatsState[] = ['connecting', 'connected', 'reconnecting', 'closed'];
 
 export interface MessagingModuleOptions {
   /** Connection name, for example the app's name and role. */
@@ -10,7 +13,10 @@ export interface MessagingModuleOptions {
 @Global()
 @Module({})
 export class MessagingModule implements OnModuleInit {
-  constructor(private readonly nats: NatsClient) {}
+  constructor(
+    private readonly nats: NatsClient,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   static forRoot(options: MessagingModuleOptions): DynamicModule {
     return {
@@ -35,5 +41,11 @@ export class MessagingModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.nats.start();
+    this.metrics?.observe(
+      'nats_connection_state',
+      'NATS connection state of this process (1 for the current state)',
+      () => NATS_STATES.map((state) => ({ labels: { state }, value: this.nats.state === state ? 1 : 0 })),
+      ['state'],
+    );
   }
 }

@@ -5,3 +5,5 @@ export * from './metrics.controller';
 export * from './observability.module';
 export * from './close-on-signal';
 export * from './upstream-monitor';
+export * from './redact';
+export * from './operations-endpoint';

@@ -5,7 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { LoggerModule } from 'nestjs-pino';
 import pino, { type Logger as PinoInstance } from 'pino';
-import { redactKeys } from '@app/auth';
+import { redactKeys } from './redact';
 
 /** Probes and scrapes are never logged: they would drown everything else. */
 const QUIET_SUFFIXES = ['/health', '/health/ready', '/healthz', '/readyz', '/metrics'];

@@ -1,12 +1,12 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '@app/auth';
 import { Metrics } from './metrics';
+import { OperationsEndpoint } from './operations-endpoint';
 
 /** Prometheus scrape endpoint; outside any API prefix and without a key, per the runtime contract. */
 @ApiExcludeController()
-@Public()
+@OperationsEndpoint()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: Metrics) {}

@@ -1,4 +1,4 @@
-import { redactKeys } from '@app/auth';
+import { redactKeys } from '@app/observability';
 
 export type FrameResult<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };

@@ -13,9 +13,8 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer } from 'ws';
-import { redactKeys } from '@app/auth';
 import { closeGently, rawJsonAnswer, serveAsPlainRequest } from '@app/http-edge';
-import { NatsClient, Subjects } from '@app/messaging';
+import { redactKeys } from '@app/observability';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import { clientsOverBudget } from './buffer-budget';
 import { asksForWebSocket, handshakeProblem } from './handshake-check';
@@ -24,9 +23,6 @@ import { CloseCode, StreamConnection } from './stream-connection';
 import { StreamStats } from './stream-stats';
 
 export const STREAMING_OPTIONS = Symbol('STREAMING_OPTIONS');
-
-/** Delay between a key-change announcement and re-checking the clients' keys. */
-const KEY_CHANGE_SETTLE_MS = 200;
 
 export interface StreamingOptions {
   /** Protocol ping period; a peer that misses two pongs is closed. */
@@ -90,7 +86,6 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     StreamConnection<unknown, unknown>,
     { endpoint: StreamEndpoint<unknown, unknown>; request: IncomingMessage }
   >();
-  private unsubscribeKeyChanges?: () => void;
   private readonly wss: WebSocketServer;
   private server?: Server;
   private pingTimer?: NodeJS.Timeout;
@@ -103,7 +98,6 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(STREAMING_OPTIONS) options?: StreamingOptions,
-    @Optional() private readonly nats?: NatsClient,
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.wss = new WebSocketServer({
@@ -188,7 +182,6 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     this.stopping = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
     clearTimeout(this.budgetCheck);
-    this.unsubscribeKeyChanges?.();
     this.server?.off('upgrade', this.onUpgrade);
     const open = [...this.connections.keys()];
     if (open.length === 0) return;
@@ -234,10 +227,6 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
       void this.revalidate();
     }, this.options.pingIntervalMs);
     this.pingTimer.unref();
-    // The key registry drops its cached decision on the same message; check once it has.
-    this.unsubscribeKeyChanges = this.nats?.subscribe(Subjects.authKeysChanged, () => {
-      setTimeout(() => void this.revalidate(), KEY_CHANGE_SETTLE_MS).unref();
-    });
   }
 
   private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

@@ -40,6 +40,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
     // The app module owns the one AuthModule instance (its key cache); importing it here would make a second.
     const auth = this.moduleRef.get(AuthService, { strict: false });
     this.detach.push(
+      auth.onKeysChanged(() => void this.server.revalidate()),
       this.nats.subscribeBytes(DynamicSubjects.fixturesLiveAll, (data, subject) => {
         const matchId = matchIdOf(subject);
         if (matchId === null) return;

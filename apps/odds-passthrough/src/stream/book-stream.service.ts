@@ -21,6 +21,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger(BookStreamService.name);
   private readonly streams: BookSubscriptions[] = [];
   private detachChanges?: () => void;
+  private detachKeyChanges?: () => void;
   private heartbeatTimer?: NodeJS.Timeout;
 
   constructor(
@@ -35,6 +36,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
     if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
     // The app module owns the one AuthModule instance (its key cache); importing it here would make a second.
     const auth = this.moduleRef.get(AuthService, { strict: false });
+    this.detachKeyChanges = auth.onKeysChanged(() => void this.server.revalidate());
     for (const book of this.view.books()) {
       const subscriptions = new BookSubscriptions(this.view, book.name, book.grant);
       this.streams.push(subscriptions);
@@ -62,6 +64,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationShutdown(): void {
+    this.detachKeyChanges?.();
     this.detachChanges?.();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
   }

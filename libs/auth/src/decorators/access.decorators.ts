@@ -1,4 +1,6 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import { OPERATIONS_ENDPOINT } from '@app/observability';
 import { allOf, anyOf, type ScopeRule } from '../access-requirement';
 import type { Principal } from '../key-record';
 import type { Scope } from '../scopes';
@@ -9,6 +11,17 @@ export const SPORTSBOOK = 'auth:sportsbook';
 
 /** Routes without a key: health, route lists. Everything else needs one. */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
+
+/** True for routes that take no key: marked @Public(), or an operations endpoint such as `/metrics`. */
+export function isPublicRoute(
+  reflector: Reflector,
+  targets: Parameters<Reflector['getAllAndOverride']>[1],
+): boolean {
+  return (
+    reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true ||
+    reflector.getAllAndOverride<boolean | undefined>(OPERATIONS_ENDPOINT, targets) === true
+  );
+}
 
 function addScopeRule(rule: ScopeRule): MethodDecorator & ClassDecorator {
   return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {

@@ -2,7 +2,12 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { AccessRequirement, ScopeRule } from '../access-requirement';
 import { AuthService, type KeyBearingRequest } from '../auth.service';
-import { IS_PUBLIC, type PrincipalHolder, SCOPE_RULES, SPORTSBOOK } from '../decorators/access.decorators';
+import {
+  isPublicRoute,
+  type PrincipalHolder,
+  SCOPE_RULES,
+  SPORTSBOOK,
+} from '../decorators/access.decorators';
 
 /**
  * Installed globally by each app (APP_GUARD): every HTTP route needs a valid
@@ -19,7 +24,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    if (isPublicRoute(this.reflector, targets)) return true;
 
     const requirement: AccessRequirement = {
       scopeRules: this.reflector.getAllAndMerge<ScopeRule[]>(SCOPE_RULES, targets),

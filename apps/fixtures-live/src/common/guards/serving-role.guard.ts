@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '@app/auth';
+import { isPublicRoute } from '@app/auth';
 import type { FixturesEnv } from '../../config/fixtures.env';
 
 export const INGEST_ONLY_DETAIL = 'not served here: this process only ingests (ROLE=ingest)';
@@ -24,11 +24,7 @@ export class ServingRoleGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.ingestOnly) return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
+    if (isPublicRoute(this.reflector, [context.getHandler(), context.getClass()])) return true;
     throw new NotFoundException(INGEST_ONLY_DETAIL);
   }
 }

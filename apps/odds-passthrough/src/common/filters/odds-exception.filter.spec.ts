@@ -16,7 +16,9 @@ function fakeHost() {
   };
   response.status.mockReturnValue(response);
   response.json.mockReturnValue(response);
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => undefined }),
+  } as unknown as ArgumentsHost;
   return { host, response };
 }
 

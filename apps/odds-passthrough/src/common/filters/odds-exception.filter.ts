@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { toErrorResponse } from '@app/auth';
+import { methodNotAllowed } from '@app/http-edge';
 import { oddsAuthError } from '../auth-messages';
 
 /** Every odds-passthrough error leaves as `{"error": "..."}`. */
@@ -9,7 +10,10 @@ export class OddsExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger(OddsExceptionFilter.name);
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const { status, message } = toErrorResponse(exception, oddsAuthError, this.logger);
-    host.switchToHttp().getResponse<Response>().status(status).json({ error: message });
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const answer = methodNotAllowed(exception, http.getRequest<Request | undefined>(), response);
+    const { status, message } = toErrorResponse(answer, oddsAuthError, this.logger);
+    response.status(status).json({ error: message });
   }
 }

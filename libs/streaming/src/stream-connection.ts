@@ -43,6 +43,8 @@ export class StreamConnection<P = unknown, M = unknown> {
   private messageListener?: (text: string) => void;
   /** Pings sent since the last pong. */
   private unansweredPings = 0;
+  /** Set once the client is let go for slowness (1013), so that happens once. */
+  private lettingGo = false;
 
   constructor(
     /** Replaced when the key is checked again and its grants have changed. */
@@ -85,8 +87,12 @@ export class StreamConnection<P = unknown, M = unknown> {
     return false;
   }
 
-  /** Bytes held for this client: unsent in the socket plus waiting in its queue. */
+  /**
+   * Bytes held for this client: unsent in the socket plus waiting in its
+   * queue. None once it is being let go: they are freed at the cut.
+   */
   get heldBytes(): number {
+    if (this.lettingGo) return 0;
     return this.socket.bufferedAmount + this.sender.queuedBytes;
   }
 
@@ -96,6 +102,8 @@ export class StreamConnection<P = unknown, M = unknown> {
    * connection is cut shortly after so that what it held is freed.
    */
   dropForSlowness(reason: string): void {
+    if (this.lettingGo) return;
+    this.lettingGo = true;
     this.sender.discard();
     this.slow.onDropped(this, reason);
     this.close(CloseCode.TryAgainLater, reason);

@@ -266,6 +266,10 @@ describe('StreamServer buffer budget', () => {
 
     await waitUntil(() => accepted[0].send({ data: chunk }) === false, 2_000);
     expect(accepted[1].send({ data: chunk })).toBe(true);
+    // Let go once: what it still holds until the cut no longer counts, and it is not let go again.
+    expect(accepted[0].heldBytes).toBe(0);
+    server.enforceBufferBudget();
+    expect(server.report()[0].stats.closedSlow).toBe(1);
     (big.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     await expect(bigClosed).resolves.toBe(1013);
     expect(small.socket.readyState).toBe(WebSocket.OPEN);

@@ -118,13 +118,17 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   }
 
   /** Per endpoint: open sockets, subscriptions and counters, read at scrape time. */
-  report(): { path: string; open: number; subscriptions: number; stats: StreamStats }[] {
+  report(): { path: string; open: number; heldBytes: number; subscriptions: number; stats: StreamStats }[] {
     const open = new Map<string, number>();
-    for (const { endpoint } of this.connections.values())
+    const held = new Map<string, number>();
+    for (const [connection, { endpoint }] of this.connections) {
       open.set(endpoint.path, (open.get(endpoint.path) ?? 0) + 1);
+      held.set(endpoint.path, (held.get(endpoint.path) ?? 0) + connection.heldBytes);
+    }
     return [...this.endpoints.values()].map((endpoint) => ({
       path: endpoint.path,
       open: open.get(endpoint.path) ?? 0,
+      heldBytes: held.get(endpoint.path) ?? 0,
       subscriptions: endpoint.subscriptionCount?.() ?? 0,
       stats: this.stats.get(endpoint.path) ?? new StreamStats(),
     }));

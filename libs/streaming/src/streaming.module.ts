@@ -23,6 +23,12 @@ export class StreamingModule implements OnModuleInit {
       labels,
     );
     metrics.observe(
+      'ws_held_bytes',
+      'Bytes held for clients that read slower than frames arrive (unsent plus queued)',
+      per((e) => e.heldBytes),
+      labels,
+    );
+    metrics.observe(
       'ws_subscriptions',
       'Subscriptions held by open WebSocket connections',
       per((e) => e.subscriptions),

@@ -12,11 +12,11 @@ const LIBRARY_LAYERS = {
   clock: [],
   config: [],
   observability: [],
-  'http-edge': [],
+  'http-edge': ['observability'],
   database: ['config'],
   messaging: ['clock', 'config', 'observability'],
   health: ['clock', 'config', 'database', 'messaging', 'observability'],
-  auth: ['clock', 'config', 'database', 'messaging', 'observability'],
+  auth: ['clock', 'config', 'database', 'http-edge', 'messaging', 'observability'],
   streaming: ['clock', 'config', 'http-edge', 'observability'],
 };
 

@@ -7,6 +7,7 @@ export * from './auth.service';
 export * from './decorators/access.decorators';
 export * from './entities';
 export * from './error-response';
+export * from './service-error-filter';
 export * from './extract-api-key';
 export * from './guards/api-key.guard';
 export * from './key-decision-cache';

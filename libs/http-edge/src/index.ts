@@ -5,3 +5,4 @@ export * from './http-edge';
 export * from './parser-failure';
 export * from './serve-as-request';
 export * from './method-not-allowed';
+export * from './http-pipeline';

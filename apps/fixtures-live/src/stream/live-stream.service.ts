@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ModuleRef } from '@nestjs/core';
 import { allOf, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
 import { DynamicSubjects, NatsClient } from '@app/messaging';
 import { type HandshakeRejection, type StreamConnection, StreamServer } from '@app/streaming';
@@ -26,7 +25,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly config: ConfigService<FixturesEnv, true>,
-    private readonly moduleRef: ModuleRef,
+    private readonly auth: AuthService,
     private readonly nats: NatsClient,
     private readonly server: StreamServer,
     private readonly heard: HeardLiveStates,
@@ -37,10 +36,8 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
-    // The app module owns the one AuthModule instance (its key cache); importing it here would make a second.
-    const auth = this.moduleRef.get(AuthService, { strict: false });
     this.detach.push(
-      auth.onKeysChanged(() => void this.server.revalidate()),
+      this.auth.onKeysChanged(() => void this.server.revalidate()),
       this.nats.subscribeBytes(DynamicSubjects.fixturesLiveAll, (data, subject) => {
         const matchId = matchIdOf(subject);
         if (matchId === null) return;
@@ -56,7 +53,7 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
     );
     this.server.register<Principal, LiveFrameMeta>({
       path: `${this.config.get('BASE_PATH', { infer: true })}/stream`,
-      authenticate: (request: IncomingMessage) => auth.authenticateUpgrade(request, STREAM_ACCESS),
+      authenticate: (request: IncomingMessage) => this.auth.authenticateUpgrade(request, STREAM_ACCESS),
       reject: (error: unknown) => this.reject(error),
       accept: (connection) => this.accept(connection),
       conflate: conflateLiveFrames,

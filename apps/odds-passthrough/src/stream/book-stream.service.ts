@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ModuleRef } from '@nestjs/core';
 import { allOf, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
 import { Clock } from '@app/clock';
 import { type HandshakeRejection, type StreamConnection, StreamServer } from '@app/streaming';
@@ -26,7 +25,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly config: ConfigService<OddsEnv, true>,
-    private readonly moduleRef: ModuleRef,
+    private readonly auth: AuthService,
     private readonly view: BookView,
     private readonly server: StreamServer,
     private readonly clock: Clock,
@@ -34,16 +33,14 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
-    // The app module owns the one AuthModule instance (its key cache); importing it here would make a second.
-    const auth = this.moduleRef.get(AuthService, { strict: false });
-    this.detachKeyChanges = auth.onKeysChanged(() => void this.server.revalidate());
+    this.detachKeyChanges = this.auth.onKeysChanged(() => void this.server.revalidate());
     for (const book of this.view.books()) {
       const subscriptions = new BookSubscriptions(this.view, book.name, book.grant);
       this.streams.push(subscriptions);
       const access = { scopeRules: [allOf(Scope.Odds)], sportsbook: book.grant };
       this.server.register<Principal, BookFrameMeta>({
         path: `${book.prefix}/data`,
-        authenticate: (request: IncomingMessage) => auth.authenticateUpgrade(request, access),
+        authenticate: (request: IncomingMessage) => this.auth.authenticateUpgrade(request, access),
         reject: (error: unknown) => this.reject(error),
         accept: (connection) => this.accept(subscriptions, connection),
         conflate: conflateBookFrames,

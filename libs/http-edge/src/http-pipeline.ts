@@ -1,0 +1,33 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
+import { type HttpEdgeOptions, installHttpEdge } from './http-edge';
+
+/**
+ * Creates a service's Nest application on Express with its JSON logger.
+ * Request bodies are read by the HTTP edge, not by Nest's parsers.
+ */
+export async function createHttpApp(
+  module: Parameters<typeof NestFactory.create>[0],
+): Promise<INestApplication> {
+  const app = await NestFactory.create(module, { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  return app;
+}
+
+/**
+ * The HTTP pipeline both services share, in this order: the request log and
+ * the request metrics (before anything can answer), the edge (bodies, parser
+ * failures, stray upgrades), plain query parsing (a repeated parameter stays
+ * a list, nothing nests), and CORS, since browsers (the live board, partners'
+ * and desks' dashboards) call the APIs from other origins with a key header.
+ */
+export function installHttpPipeline(app: INestApplication, options: HttpEdgeOptions): void {
+  app.use(requestLogger(app.get(ROOT_LOGGER)));
+  app.use(httpMetricsMiddleware(app.get(Metrics)));
+  installHttpEdge(app, options);
+  (app as NestExpressApplication).set('query parser', 'simple');
+  app.enableCors({ exposedHeaders: ['X-Request-Id'] });
+}

@@ -1,4 +1,4 @@
-import { MATCH, seedBook, SOCCER, TENNIS } from '../odds/book-fixture';
+import { MATCH, seedBook, SOCCER, TENNIS } from '../odds-passthrough/book-fixture';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { startService } from '../support/service-process';
 import { waitFor } from '../support/wait-for';

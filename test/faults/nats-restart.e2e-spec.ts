@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
-import { testCatalog } from '../fixtures/catalog-factory';
-import { FUTURE, MATCH, seedBook, SOCCER } from '../odds/book-fixture';
+import { testCatalog } from '../fixtures-live/catalog-factory';
+import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { PrivateNats } from '../support/private-nats';

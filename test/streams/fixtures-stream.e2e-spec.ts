@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { testCatalog } from '../fixtures/catalog-factory';
-import { bootAgainst, catalogPolls, database, matchIdOf } from '../fixtures/harness';
+import { testCatalog } from '../fixtures-live/catalog-factory';
+import { bootAgainst, catalogPolls, database, matchIdOf } from '../fixtures-live/harness';
 import { cricketState, FakeLivescores, soccerState } from '../support/fake-livescores';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';

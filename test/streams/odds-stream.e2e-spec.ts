@@ -1,7 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import type { ManualClock } from '@app/clock';
 import { aMatchup, aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
-import { MATCH, SOCCER, SPECIAL, TENNIS, TENNIS_MATCH, FUTURE, seedBook } from '../odds/book-fixture';
+import {
+  MATCH,
+  SOCCER,
+  SPECIAL,
+  TENNIS,
+  TENNIS_MATCH,
+  FUTURE,
+  seedBook,
+} from '../odds-passthrough/book-fixture';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { aMatchup, aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
-import { FUTURE, MATCH, seedBook, SOCCER } from '../odds/book-fixture';
+import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';

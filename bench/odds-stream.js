@@ -28,7 +28,7 @@ require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOpti
 
 const { WebSocket: WsClient } = require('ws');
 const { FakeSportsbook } = require('../test/support/fake-sportsbook');
-const { aMatchup, aTotal } = require('../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory');
+const { seedWideBook, WIDE_SPORT, wideMatchId, wideTotal } = require('../test/odds-passthrough/wide-book');
 const { databaseUrl, admin, sleep, until } = require('./support/bench-env');
 
 const seconds = Number(process.argv[2] ?? 20);
@@ -36,13 +36,12 @@ const clientCount = Number(process.argv[3] ?? 1000);
 const pollMs = Number(process.argv[4] ?? 1000);
 const mode = process.argv[5] ?? 'all';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const SPORT = 29;
+const SPORT = WIDE_SPORT;
 const MATCHES = 100;
 const MARKETS_PER_MATCH = 10;
 const SELECTION_CHANGES_PER_SECOND = 2000;
 /** Clients that parse every frame to count selections; the others count frames only. */
 const SAMPLED = 20;
-const FUTURE = '2099-01-01T12:00:00Z';
 
 function freePort() {
   return new Promise((resolve) => {
@@ -65,40 +64,9 @@ function rssMb(pid) {
   return Math.round(kb / 1024);
 }
 
-const matchIdOf = (m) => 1_700_000_000 + m;
-
-/** A two-way total whose over price is `price`, so each change is visible and identifiable. */
-function total(m, k, price) {
-  return aTotal(k + 0.5, {
-    matchup_id: matchIdOf(m),
-    cutoff_at: FUTURE,
-    prices: [
-      { designation: 'over', points: k + 0.5, price },
-      { designation: 'under', points: k + 0.5, price: -price },
-    ],
-  });
-}
-
-function seed(book) {
-  book.setSports([{ id: SPORT, name: 'Soccer' }]);
-  book.setLabels(SPORT, [{ number: 0, description: 'Match' }]);
-  book.setLeagues(SPORT, [{ id: 1980, name: 'Bench League' }]);
-  for (let m = 0; m < MATCHES; m++) {
-    book.putMatchup(
-      SPORT,
-      aMatchup({
-        id: matchIdOf(m),
-        start_time: FUTURE,
-        participants: [
-          { id: matchIdOf(m) * 10 + 1, alignment: 'home', name: `Home ${m}` },
-          { id: matchIdOf(m) * 10 + 2, alignment: 'away', name: `Away ${m}` },
-        ],
-        periods: [{ number: 0, status: 'open', cutoff_at: FUTURE }],
-      }),
-    );
-    for (let k = 0; k < MARKETS_PER_MATCH; k++) book.putMarket(SPORT, total(m, k, 110));
-  }
-}
+const matchIdOf = wideMatchId;
+const total = wideTotal;
+const seed = (book) => seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
 
 async function main() {
   const database = `bench_oddsstream_${Date.now().toString(36)}`;

@@ -8,21 +8,24 @@ import { childEnv, databaseUrl, PG_ADMIN_URL } from '../support/test-env';
 
 const run = promisify(execFile);
 
-describe('migrations', () => {
-  const name = `it_mig_${randomBytes(4).toString('hex')}`;
-  const url = databaseUrl(name);
+/** An empty database of the suite's own, created before its tests and dropped after. */
+function scratchDatabase(prefix: string): string {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   let admin: Client;
-
   beforeAll(async () => {
     admin = new Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
   });
-
   afterAll(async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   });
+  return databaseUrl(name);
+}
+
+describe('migrations', () => {
+  const url = scratchDatabase('it_mig');
 
   it('leaves the schema alone when MIGRATIONS_RUN is off', async () => {
     const dataSource = await openDataSource(
@@ -57,20 +60,7 @@ describe('migrations', () => {
 });
 
 describe('a database migrated before the migrations were renamed', () => {
-  const name = `it_mig_old_${randomBytes(4).toString('hex')}`;
-  const url = databaseUrl(name);
-  let admin: Client;
-
-  beforeAll(async () => {
-    admin = new Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  });
-
-  afterAll(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  });
+  const url = scratchDatabase('it_mig_old');
 
   it('gets its recorded names rewritten and runs nothing twice', async () => {
     const first = await openDataSource(

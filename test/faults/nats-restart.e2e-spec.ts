@@ -1,7 +1,6 @@
 import { Client } from 'pg';
-import { aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
 import { testCatalog } from '../fixtures-live/catalog-factory';
-import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
+import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { PrivateNats } from '../support/private-nats';
@@ -145,17 +144,7 @@ describe('NATS killed and restarted under load', () => {
       let price = 100;
       pusher = setInterval(() => {
         price += 1;
-        book.putMarket(
-          SOCCER,
-          aMoneyline({
-            cutoff_at: FUTURE,
-            prices: [
-              { designation: 'home', price },
-              { designation: 'away', price: 180 },
-              { designation: 'draw', price: 240 },
-            ],
-          }),
-        );
+        book.putMarket(SOCCER, moneylineWithHomePrice(price));
       }, 50);
       await Promise.all(
         clients.map((client) => client.next((frame) => frame.type === 'update' && isPrice(frame))),

@@ -1,9 +1,6 @@
 import { Client } from 'pg';
-import { buildDataSourceOptions } from '../../libs/database/src/data-source-options';
-import { openDataSource } from '../../libs/database/src/open-data-source';
-import { aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
 import { testCatalog } from '../fixtures-live/catalog-factory';
-import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
+import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { runKeys } from '../support/keys-cli';
@@ -33,11 +30,7 @@ describe('fixtures-live through a PostgreSQL outage', () => {
 
   beforeAll(async () => {
     await pg.start();
-    databaseUrl = await pg.createDatabase('outage');
-    const dataSource = await openDataSource(
-      buildDataSourceOptions({ url: databaseUrl, applicationName: 'test-setup', migrationsRun: true }),
-    );
-    await dataSource.destroy();
+    databaseUrl = await pg.createMigratedDatabase('outage');
     provider.setCatalog(catalog.sports);
     await provider.start();
     env = {
@@ -220,11 +213,7 @@ describe('odds-passthrough through a PostgreSQL outage', () => {
 
   beforeAll(async () => {
     await pg.start();
-    databaseUrl = await pg.createDatabase('outage_odds');
-    const dataSource = await openDataSource(
-      buildDataSourceOptions({ url: databaseUrl, applicationName: 'test-setup', migrationsRun: true }),
-    );
-    await dataSource.destroy();
+    databaseUrl = await pg.createMigratedDatabase('outage_odds');
     await book.start();
     seedBook(book);
     env = {
@@ -243,17 +232,7 @@ describe('odds-passthrough through a PostgreSQL outage', () => {
   });
 
   function setHomePrice(price: number): void {
-    book.putMarket(
-      SOCCER,
-      aMoneyline({
-        cutoff_at: FUTURE,
-        prices: [
-          { designation: 'home', price },
-          { designation: 'away', price: 180 },
-          { designation: 'draw', price: 240 },
-        ],
-      }),
-    );
+    book.putMarket(SOCCER, moneylineWithHomePrice(price));
   }
 
   async function storedPrice(price: number): Promise<boolean> {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { aMatchup, aTotal } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { seedWideBook, WIDE_SPORT as SPORT, wideTotal } from '../odds-passthrough/wide-book';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { type ServiceProcess, startService } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 
-const SPORT = 29;
 const MATCHES = 100;
 const MARKETS_PER_MATCH = 10;
 /** Two-way markets, so 100 market changes every 100 ms are 2,000 selection changes a second. */
@@ -15,8 +14,6 @@ const CLIENTS = 20;
 const READING_MS = 8_000;
 /** Loopback socket buffers take the first ~15 s of a paused client's data before the process holds any. */
 const SLOW_MS = 30_000;
-const FUTURE = '2099-01-01T12:00:00Z';
-const matchIdOf = (m: number) => 1_700_000_000 + m;
 
 /**
  * Twenty `subscribe_all` clients of one odds-passthrough process read for a
@@ -40,38 +37,10 @@ describe('odds-passthrough with clients that stop reading', () => {
     await stack?.drop();
   });
 
-  function total(m: number, k: number, price: number) {
-    return aTotal(k + 0.5, {
-      matchup_id: matchIdOf(m),
-      cutoff_at: FUTURE,
-      prices: [
-        { designation: 'over', points: k + 0.5, price },
-        { designation: 'under', points: k + 0.5, price: -price },
-      ],
-    });
-  }
-
   it('grows RSS by at most 30 MB while 20 clients read nothing', async () => {
     stack = await isolatedStack('slow_consumers');
     await book.start();
-    book.setSports([{ id: SPORT, name: 'Soccer' }]);
-    book.setLabels(SPORT, [{ number: 0, description: 'Match' }]);
-    book.setLeagues(SPORT, [{ id: 1980, name: 'Slow League' }]);
-    for (let m = 0; m < MATCHES; m++) {
-      book.putMatchup(
-        SPORT,
-        aMatchup({
-          id: matchIdOf(m),
-          start_time: FUTURE,
-          participants: [
-            { id: matchIdOf(m) * 10 + 1, alignment: 'home', name: `Home ${m}` },
-            { id: matchIdOf(m) * 10 + 2, alignment: 'away', name: `Away ${m}` },
-          ],
-          periods: [{ number: 0, status: 'open', cutoff_at: FUTURE }],
-        }),
-      );
-      for (let k = 0; k < MARKETS_PER_MATCH; k++) book.putMarket(SPORT, total(m, k, 110));
-    }
+    seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
     const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
     service = await startService('odds-passthrough', '/readyz', {
       ...stack.env,
@@ -115,7 +84,7 @@ describe('odds-passthrough with clients that stop reading', () => {
       for (let i = 0; i < MARKETS_PER_TICK; i++, cursor++) {
         book.putMarket(
           SPORT,
-          total(Math.floor(cursor / MARKETS_PER_MATCH) % MATCHES, cursor % MARKETS_PER_MATCH, price++),
+          wideTotal(Math.floor(cursor / MARKETS_PER_MATCH) % MATCHES, cursor % MARKETS_PER_MATCH, price++),
         );
       }
     }, 100);

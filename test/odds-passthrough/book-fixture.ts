@@ -69,3 +69,15 @@ export function seedBook(book: FakeSportsbook): void {
     }),
   );
 }
+
+/** The match's moneyline with `price` for the home side, so each price set is a visible change. */
+export function moneylineWithHomePrice(price: number) {
+  return aMoneyline({
+    cutoff_at: FUTURE,
+    prices: [
+      { designation: 'home', price },
+      { designation: 'away', price: 180 },
+      { designation: 'draw', price: 240 },
+    ],
+  });
+}

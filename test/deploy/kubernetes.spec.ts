@@ -28,7 +28,7 @@ import {
 const K8S = join(ROOT, 'k8s');
 const NAMESPACE = 'sports-data';
 const SECRET = { name: 'sports-data-database', key: 'DATABASE_URL' };
-/** The application's own shutdown budget (runtime contract), on top of any preStop pause. */
+/** The application's own shutdown budget (it exits within 10 s of SIGTERM), on top of any preStop pause. */
 const APP_SHUTDOWN_SECONDS = 10;
 
 const RENDERINGS: Record<string, K8sObject[]> = {

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import * as livescores from '../../apps/fixtures-live/src/ingest/upstream';
-import * as sportsbook from '../../apps/odds-passthrough/src/ingest/upstream';
+import * as livescores from '../../apps/fixtures-live/src/upstream';
+import * as sportsbook from '../../apps/odds-passthrough/src/upstream';
 import { waitFor } from '../support/wait-for';
 import { type BootedFeedSim, bootFeedSim } from './boot-feed-sim';
 

@@ -6,7 +6,7 @@ import {
   aSpread,
   aTeamTotal,
   aTotal,
-} from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+} from './sportsbook-factory';
 import type { FakeSportsbook } from '../support/fake-sportsbook';
 
 export const SOCCER = 29;

@@ -2,12 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
 import { BookView } from '../../apps/odds-passthrough/src/book/book-view';
-import {
-  aMatchup,
-  aMoneyline,
-  aSpread,
-  aTotal,
-} from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { aMatchup, aMoneyline, aSpread, aTotal } from './sportsbook-factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';

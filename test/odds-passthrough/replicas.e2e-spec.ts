@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
-import { aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { aMoneyline } from './sportsbook-factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { TcpProxy, hostAndPort, withHostPort } from '../support/tcp-proxy';

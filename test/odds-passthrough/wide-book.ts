@@ -1,4 +1,4 @@
-import { aMatchup, aTotal } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { aMatchup, aTotal } from './sportsbook-factory';
 import type { FakeSportsbook } from '../support/fake-sportsbook';
 
 /**

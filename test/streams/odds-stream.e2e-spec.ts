@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { ManualClock } from '@app/clock';
-import { aMatchup, aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { aMatchup, aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import {
   MATCH,
   SOCCER,
@@ -50,8 +50,8 @@ describe('odds stream /v1/book/data', () => {
   let otherBook: string;
   let revoked: { id: string; key: string };
 
-  async function open(key: string, base = url): Promise<StreamClient> {
-    const client = await StreamClient.open(`${base}/v1/book/data?key=${key}`);
+  async function open(key: string, base = url, query = ''): Promise<StreamClient> {
+    const client = await StreamClient.open(`${base}/v1/book/data?key=${key}${query}`);
     clients.push(client);
     return client;
   }
@@ -236,7 +236,8 @@ describe('odds stream /v1/book/data', () => {
     await all.next(isSnapshotOf(SPECIAL));
     await filtered.next(isSnapshotOf(TENNIS_MATCH));
     await tennisOnly.next((frame) => frame.type === 'error');
-    expect(tennisOnly.frames).toEqual([
+    // Heartbeats (every 200 ms here) reach every client whatever it subscribed; the rest is the error alone.
+    expect(tennisOnly.frames.filter((frame) => frame.type !== 'heartbeat')).toEqual([
       { type: 'error', error: `API key not permitted for sport ${TENNIS}` },
     ]);
     expect(all.frames.filter(isSnapshotOf(TENNIS_MATCH))).toEqual([]);
@@ -285,6 +286,32 @@ describe('odds stream /v1/book/data', () => {
       from,
       timeoutMs: 20_000,
     });
+  });
+
+  it('beats at the heartbeat_ms a client asks for instead of BOOK_HEARTBEAT_MS', async () => {
+    const slow = await open(soccerOnly, url, '&heartbeat_ms=700');
+    const usual = await open(soccerOnly);
+    const beats = (client: StreamClient) =>
+      client.receivedAt.filter((_, i) => client.frames[i].type === 'heartbeat');
+    await waitFor(() => beats(slow).length >= 5, { timeoutMs: 10_000, what: 'five heartbeats' });
+    const gapsOf = (times: number[]) => times.slice(1).map((at, i) => at - times[i]);
+    const mean = (gaps: number[]) => gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
+    const asked = gapsOf(beats(slow).slice(0, 5));
+    const defaulted = gapsOf(beats(usual));
+    process.stdout.write(
+      `odds-heartbeat ${JSON.stringify({ askedMs: 700, meanMs: mean(asked), defaultMs: 200, defaultMeanMs: mean(defaulted) })}\n`,
+    );
+    expect(mean(asked)).toBeGreaterThanOrEqual(650);
+    expect(mean(asked)).toBeLessThanOrEqual(800);
+    expect(mean(defaulted)).toBeLessThanOrEqual(260);
+  });
+
+  it('refuses a heartbeat_ms out of range or not an integer with 400 naming it, without upgrading', async () => {
+    for (const value of ['100', '60001', 'x', '']) {
+      await expect(
+        refusedHandshake(`${url}/v1/book/data?key=${soccerOnly}&heartbeat_ms=${value}`),
+      ).resolves.toEqual({ status: 400, body: { error: 'invalid parameter: heartbeat_ms' } });
+    }
   });
 
   it('delivers the same update bytes to subscribers of two api replicas', async () => {

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { aMatchup, aMoneyline } from '../../apps/odds-passthrough/src/ingest/upstream/sportsbook.factory';
+import { aMatchup, aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';

@@ -45,6 +45,7 @@ async function boot(
       .compile();
     const app = configure(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
     await app.init();
+    await app.startAllMicroservices();
     return { app, clock };
   } finally {
     process.env = saved;

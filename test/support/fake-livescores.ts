@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 
 /*
- * A fake of the livescores provider, built to contracts/upstream-livescores.md:
+ * A fake of the livescores provider, speaking its documented API:
  * the HTTP catalog, the `/live` WebSocket (current states on connect, then one
  * whole state per change), `GET /live/{stat_id}` and the kit endpoint. Tests
  * drive it: set the catalog, push states, drop the stream, make paths answer

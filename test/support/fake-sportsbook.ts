@@ -7,7 +7,7 @@ import type {
   UpstreamMatchup,
   UpstreamPeriodLabel,
   UpstreamSport,
-} from '../../apps/odds-passthrough/src/ingest/upstream';
+} from '../../apps/odds-passthrough/src/upstream';
 
 /** How the fake misbehaves, for fault tests; `paths` limits it to matching request paths. */
 export interface SportsbookFault {

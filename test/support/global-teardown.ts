@@ -1,5 +1,9 @@
+import { connect } from 'nats';
 import { Client } from 'pg';
-import { PG_ADMIN_URL } from './test-env';
+import { NATS_URL, PG_ADMIN_URL } from './test-env';
+
+/** Runs are named `it_<start time in base 36>_<hex>`; their leftovers past this age belong to no live run. */
+const ABANDONED_AFTER_MS = 6 * 3600_000;
 
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_RUN_DATABASE_NAME;
@@ -11,4 +15,28 @@ export default async function globalTeardown(): Promise<void> {
   } finally {
     await admin.end();
   }
+  await dropChangeLogs(name);
+}
+
+/**
+ * The services create their JetStream change logs named after the subject
+ * prefix, which starts with the run's name; this run's go, and those of runs
+ * that were killed before their own teardown.
+ */
+async function dropChangeLogs(run: string): Promise<void> {
+  const connection = await connect({ servers: NATS_URL });
+  try {
+    const manager = await connection.jetstreamManager();
+    for await (const stream of manager.streams.list()) {
+      const streamName = stream.config.name;
+      if (streamName.startsWith(run) || isAbandoned(streamName)) await manager.streams.delete(streamName);
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+function isAbandoned(streamName: string): boolean {
+  const started = /^it_([0-9a-z]+)_[0-9a-f]{6}/.exec(streamName)?.[1];
+  return started !== undefined && Date.now() - parseInt(started, 36) > ABANDONED_AFTER_MS;
 }

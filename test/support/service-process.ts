@@ -40,10 +40,12 @@ export async function startService(
   name: ServiceName,
   readyPath: string,
   env: Record<string, string> = {},
+  /** Node flags before the script, e.g. `--inspect=127.0.0.1:0` for a test that drives the heap. */
+  execArgv: string[] = [],
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const portVariable = name === 'feed-sim' ? 'SIM_PORT' : 'PORT';
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', name, 'main.js')], {
+  const child = spawn(process.execPath, [...execArgv, join(ROOT, 'dist', 'apps', name, 'main.js')], {
     cwd: ROOT,
     env: childEnv({ ...runServiceEnv(), [portVariable]: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AuthModule } from '@app/auth';
 import { ClockModule } from '@app/clock';
 import { envValidator } from '@app/config';
@@ -11,6 +11,7 @@ import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
 import { ServingRoleGuard } from './common/guards/serving-role.guard';
+import { fixturesValidationPipe } from './common/pipes/fixtures-validation.pipe';
 import { FixturesEnv } from './config/fixtures.env';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
@@ -49,6 +50,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ServingRoleGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_FILTER, useClass: FixturesExceptionFilter },
+        { provide: APP_PIPE, useFactory: fixturesValidationPipe },
       ],
     };
   }

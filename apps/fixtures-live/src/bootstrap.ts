@@ -3,16 +3,21 @@ import type { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHttpApp, installHttpPipeline } from '@app/http-edge';
+import { connectNatsEvents } from '@app/messaging';
+import { StreamAdapter } from '@app/streaming';
 import { AppModule } from './app.module';
 import type { FixturesEnv } from './config/fixtures.env';
 import { setupOpenApi } from './openapi';
+import { errorFrameText } from './stream/live-frames';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
 export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const basePath = config.get('BASE_PATH', { infer: true });
   installHttpPipeline(app, { errorField: 'detail' });
+  connectNatsEvents(app);
   app.setGlobalPrefix(basePath, { exclude: ['metrics'] });
+  app.useWebSocketAdapter(new StreamAdapter(app, { pathPrefix: basePath, errorFrame: errorFrameText }));
   serveBoard(app as NestExpressApplication, config.get('BOARD_DIR', { infer: true }));
   setupOpenApi(app, basePath);
   return app;

@@ -10,6 +10,9 @@ async function main(): Promise<void> {
   closeOnSignal(app);
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const port = config.get('PORT', { infer: true });
+  // Handlers listen on NATS once every module has initialised, as HTTP routes do.
+  await app.init();
+  await app.startAllMicroservices();
   await app.listen(port);
   Logger.log(`fixtures-live listening on port ${port}`, 'Bootstrap');
 }

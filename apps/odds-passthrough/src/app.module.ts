@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard, AuthModule } from '@app/auth';
 import { ClockModule } from '@app/clock';
 import { envValidator } from '@app/config';
@@ -11,6 +11,7 @@ import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { BookModule } from './book/book.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { OddsExceptionFilter } from './common/filters/odds-exception.filter';
+import { oddsValidationPipe } from './common/pipes/odds-validation.pipe';
 import { oddsSettingsFromEnv } from './config/odds-config';
 import { OddsEnv } from './config/odds.env';
 import { HealthModule } from './health/health.module';
@@ -41,12 +42,13 @@ export class AppModule {
         HealthModule,
         BookModule.forRoot(books),
         ...(serves ? [CatalogModule.forBooks(books)] : []),
-        ...(serves ? [StreamModule] : []),
+        ...(serves ? [StreamModule.forBooks(books)] : []),
         ...(ingests ? [IngestModule] : []),
       ],
       providers: [
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_FILTER, useClass: OddsExceptionFilter },
+        { provide: APP_PIPE, useFactory: oddsValidationPipe },
       ],
     };
   }

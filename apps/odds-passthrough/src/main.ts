@@ -9,6 +9,9 @@ async function main(): Promise<void> {
   const app = await createOddsApp();
   closeOnSignal(app);
   const port = app.get<ConfigService<OddsEnv, true>>(ConfigService).get('PORT', { infer: true });
+  // Handlers listen on NATS once every module has initialised, as HTTP routes do.
+  await app.init();
+  await app.startAllMicroservices();
   await app.listen(port);
   Logger.log(`odds-passthrough listening on port ${port}`, 'Bootstrap');
 }

@@ -5,6 +5,7 @@ import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import { AuthService } from './auth.service';
 import { AUTH_ENTITIES } from './entities';
 import { ApiKeyGuard } from './guards/api-key.guard';
+import { KeyChangesController } from './key-changes.controller';
 import { KeyRegistry } from './key-registry';
 import { KeyStore } from './key-store';
 
@@ -21,6 +22,7 @@ export class AuthModule {
       // One key registry per process, used by guards, streams and metrics alike.
       global: true,
       imports: [TypeOrmModule.forFeature(AUTH_ENTITIES)],
+      controllers: [KeyChangesController],
       providers: [
         {
           provide: AUTH_OPTIONS,

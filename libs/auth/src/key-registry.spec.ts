@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { ManualClock } from '@app/clock';
-import type { NatsClient } from '@app/messaging';
+import type { NatsLink } from '@app/messaging';
 import { hashApiKey } from './api-key';
 import { AuthError } from './auth-failure';
 import type { KeyRecord } from './key-record';
+import { KeyChangesController } from './key-changes.controller';
 import { KeyRegistry } from './key-registry';
 import type { KeyStore } from './key-store';
 
@@ -39,28 +40,16 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** Records what the registry subscribes to, so tests can deliver messages and reconnects. */
+/** Records the registry's reconnect listener, so tests can play a reconnect. */
 class FakeNats {
-  readonly handlers = new Map<string, Array<(payload: unknown) => void>>();
   readonly reconnectListeners: Array<() => void> = [];
   unsubscribed = 0;
-
-  subscribe(subject: string, handler: (payload: unknown) => void): () => void {
-    this.handlers.set(subject, [...(this.handlers.get(subject) ?? []), handler]);
-    return () => {
-      this.unsubscribed += 1;
-    };
-  }
 
   onReconnect(listener: () => void): () => void {
     this.reconnectListeners.push(listener);
     return () => {
       this.unsubscribed += 1;
     };
-  }
-
-  deliver(subject: string, payload: unknown): void {
-    for (const handler of this.handlers.get(subject) ?? []) handler(payload);
   }
 
   reconnect(): void {
@@ -73,7 +62,7 @@ function setup() {
   const store = { findByHash };
   const nats = new FakeNats();
   const clock = new ManualClock();
-  const registry = new KeyRegistry(store as unknown as KeyStore, nats as unknown as NatsClient, clock, {
+  const registry = new KeyRegistry(store as unknown as KeyStore, nats as unknown as NatsLink, clock, {
     cacheTtlMs: TTL,
   });
   registry.onModuleInit();
@@ -145,11 +134,14 @@ describe('KeyRegistry', () => {
   });
 
   it('drops the cache on an auth.keys.changed message', async () => {
-    const { findByHash, nats, registry } = setup();
+    const { findByHash, registry } = setup();
     findByHash.mockResolvedValueOnce(record()).mockResolvedValueOnce(record({ active: false }));
     await registry.lookup(KEY);
-    expect(nats.handlers.get('auth.keys.changed')).toHaveLength(1);
-    nats.deliver('auth.keys.changed', { change: 'key', keyId: 'key-1', at: new Date(0).toISOString() });
+    new KeyChangesController(registry).onKeysChanged({
+      change: 'key',
+      keyId: 'key-1',
+      at: new Date(0).toISOString(),
+    });
     const again = await registry.lookup(KEY);
     expect(findByHash).toHaveBeenCalledTimes(2);
     expect(again?.active).toBe(false);
@@ -188,11 +180,11 @@ describe('KeyRegistry', () => {
   });
 
   it('does not let a lookup that started before an invalidation repopulate the cache', async () => {
-    const { findByHash, nats, registry } = setup();
+    const { findByHash, registry } = setup();
     const stale = deferred<KeyRecord | null>();
     findByHash.mockReturnValueOnce(stale.promise).mockResolvedValueOnce(record({ active: false }));
     const before = registry.lookup(KEY);
-    nats.deliver('auth.keys.changed', { change: 'key', at: new Date(0).toISOString() });
+    registry.applyKeyChange({ change: 'key', at: new Date(0).toISOString() });
     stale.resolve(record({ active: true }));
     await expect(before).resolves.toMatchObject({ active: true });
 
@@ -263,11 +255,11 @@ describe('KeyRegistry', () => {
     expect(logged).not.toContain(KEY.slice(3));
   });
 
-  it('unsubscribes from messages and reconnects on destroy', () => {
+  it('stops listening for reconnects on destroy, once', () => {
     const { nats, registry } = setup();
     registry.onModuleDestroy();
-    expect(nats.unsubscribed).toBe(2);
+    expect(nats.unsubscribed).toBe(1);
     registry.onModuleDestroy();
-    expect(nats.unsubscribed).toBe(2);
+    expect(nats.unsubscribed).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { Clock } from '@app/clock';
-import { NatsClient, Subjects } from '@app/messaging';
+import { type KeysChangedEvent, NatsLink } from '@app/messaging';
 import { Metrics } from '@app/observability';
 import { hasApiKeyShape, hashApiKey } from './api-key';
 import { AuthError } from './auth-failure';
@@ -35,7 +35,7 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly store: KeyStore,
-    private readonly nats: NatsClient,
+    private readonly nats: NatsLink,
     clock: Clock,
     @Inject(AUTH_OPTIONS) options: AuthOptions,
     @Optional() private readonly metrics?: Metrics,
@@ -45,10 +45,6 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.unsubscribers.push(
-      this.nats.subscribe(Subjects.authKeysChanged, (event) => {
-        this.cache.invalidate({ keyId: event.keyId, accountId: event.accountId });
-        this.notifyChanged();
-      }),
       this.nats.onReconnect(() => {
         this.invalidate();
         this.notifyChanged();
@@ -82,6 +78,12 @@ export class KeyRegistry implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+  }
+
+  /** A key or account changed somewhere (the keys CLI announces it): its cached decisions go. */
+  applyKeyChange(event: Partial<KeysChangedEvent> | undefined): void {
+    this.cache.invalidate({ keyId: event?.keyId, accountId: event?.accountId });
+    this.notifyChanged();
   }
 
   invalidate(): void {

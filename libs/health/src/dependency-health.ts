@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { NatsClient, type NatsState } from '@app/messaging';
+import { NatsLink, type NatsState } from '@app/messaging';
 
 export interface DependencyReport {
   readonly database: 'up' | 'down';
@@ -14,7 +14,7 @@ const DATABASE_PING_TIMEOUT_MS = 1000;
 export class DependencyHealth {
   constructor(
     private readonly database: TypeOrmHealthIndicator,
-    private readonly nats: NatsClient,
+    private readonly nats: NatsLink,
   ) {}
 
   async report(): Promise<DependencyReport> {

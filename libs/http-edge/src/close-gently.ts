@@ -1,7 +1,12 @@
 import type { Duplex } from 'node:stream';
 
-/** How long a connection that is being closed keeps reading what the client still sends. */
-const DEFAULT_LINGER_MS = 2_000;
+/**
+ * How long a connection that is being closed keeps reading what the client
+ * still sends. A client uploading a large refused request on a busy machine
+ * can take seconds to finish (seen: 2 s was not enough for 690 KB under a
+ * loaded CI run); what it sends meanwhile is read and dropped, never held.
+ */
+const DEFAULT_LINGER_MS = 5_000;
 
 /**
  * Ends our side after an answer and keeps reading (and dropping) whatever

@@ -6,3 +6,4 @@ export * from './parser-failure';
 export * from './serve-as-request';
 export * from './method-not-allowed';
 export * from './http-pipeline';
+export * from './query-validation';

@@ -1,7 +1,9 @@
 import { type DynamicModule, Global, Module, type OnModuleInit, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Metrics } from '@app/observability';
-import { NATS_OPTIONS, NatsClient, type NatsOptions, type NatsState, parseNatsServers } from './nats-client';
+import { NatsEventClient } from './nats-event.client';
+import { NatsEventServer } from './nats-event.server';
+import { NATS_OPTIONS, NatsLink, type NatsOptions, type NatsState, parseNatsServers } from './nats-link';
 
 const NATS_STATES: readonly NatsState[] = ['connecting', 'connected', 'reconnecting', 'closed'];
 
@@ -14,7 +16,7 @@ export interface MessagingModuleOptions {
 @Module({})
 export class MessagingModule implements OnModuleInit {
   constructor(
-    private readonly nats: NatsClient,
+    private readonly nats: NatsLink,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -33,9 +35,15 @@ export class MessagingModule implements OnModuleInit {
             subjectPrefix: config.get('NATS_SUBJECT_PREFIX', { infer: true }),
           }),
         },
-        NatsClient,
+        NatsLink,
+        NatsEventClient,
+        {
+          provide: NatsEventServer,
+          inject: [NatsLink],
+          useFactory: (link: NatsLink) => new NatsEventServer(link),
+        },
       ],
-      exports: [NatsClient],
+      exports: [NatsLink, NatsEventClient, NatsEventServer],
     };
   }
 

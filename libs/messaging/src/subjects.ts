@@ -1,7 +1,7 @@
 /**
  * Every NATS subject the platform uses and the payload it carries, in one
- * typed place. Publishers and subscribers go through `NatsClient`, which only
- * accepts subjects declared here.
+ * typed place: `@EventPattern` handlers and `NatsEventClient.emit` name them
+ * from here.
  */
 export interface KeysChangedEvent {
   /** What changed; subscribers currently drop every cached decision either way. */
@@ -23,10 +23,17 @@ export interface CatalogChangedEvent {
   readonly at: string;
 }
 
+/** The fixtures ingest's view of the provider's live connection, sent every second. */
+export interface FeedHealthEvent {
+  /** The connection is up and the provider was heard (a message or a pong) within the last 10 s. */
+  readonly healthy: boolean;
+}
+
 export interface SubjectPayloads {
   'auth.keys.changed': KeysChangedEvent;
   'fixtures.kits.wanted': KitsWantedEvent;
   'fixtures.catalog.changed': CatalogChangedEvent;
+  'fixtures.feed.health': FeedHealthEvent;
 }
 
 export type Subject = keyof SubjectPayloads;
@@ -35,23 +42,41 @@ export const Subjects = {
   authKeysChanged: 'auth.keys.changed',
   fixturesKitsWanted: 'fixtures.kits.wanted',
   fixturesCatalogChanged: 'fixtures.catalog.changed',
+  fixturesFeedHealth: 'fixtures.feed.health',
 } as const satisfies Record<string, Subject>;
 
+/** Subjects whose payload is JSON that handlers receive parsed; every other one carries frame bytes. */
+export const JSON_SUBJECTS: ReadonlySet<string> = new Set<string>(Object.values(Subjects));
+
 /**
- * Dynamic subjects, published and subscribed as raw bytes (`publishBytes`,
- * `subscribeBytes`): their payload is already the JSON a stream frame carries,
- * so api replicas forward it without parsing it once per subscriber.
+ * Dynamic subjects, published and received as raw bytes: their payload is
+ * already the JSON a stream frame carries, so api replicas forward it without
+ * parsing it once per subscriber.
  */
 export const DynamicSubjects = {
   /** Payload: the public live snapshot of the match, `match_id` included. */
   fixturesLive: (sportId: number, matchId: number): string => `fixtures.live.${sportId}.${matchId}`,
   fixturesLiveAll: 'fixtures.live.>',
+  /**
+   * The same payload, appended to the fixtures change log (JetStream) before
+   * it goes out on `fixturesLive` with `Seq` and `Prev-Seq` headers.
+   */
+  fixturesLog: (sportId: number, matchId: number): string => `fixtures.log.${sportId}.${matchId}`,
+  fixturesLogAll: 'fixtures.log.>',
   /** Payload: the `update` frame of the odds stream for that match. */
   oddsMatch: (book: string, sportId: number, matchId: number): string =>
     `odds.${book}.match.${sportId}.${matchId}`,
-  oddsMatchAll: (book: string): string => `odds.${book}.match.>`,
+  /** Every book's match changes; the book is the subject's second token (`bookOfSubject`). */
+  oddsMatchAny: 'odds.*.match.>',
   /** Payload: sports, leagues and match objects that changed in that book (odds-passthrough ADR 004). */
   oddsCatalog: (book: string): string => `odds.${book}.catalog`,
+  oddsCatalogAny: 'odds.*.catalog',
   /** Payload: the ingest's feed health for that book. */
   oddsHealth: (book: string): string => `odds.${book}.health`,
+  oddsHealthAny: 'odds.*.health',
 } as const;
+
+/** `odds.<book>.…` (without the deployment prefix) → the book. */
+export function bookOfSubject(subject: string): string {
+  return subject.split('.')[1] ?? '';
+}

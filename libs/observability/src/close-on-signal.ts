@@ -5,8 +5,8 @@ import type { INestApplication } from '@nestjs/common';
  * 1001 to streams, in-flight requests answered, NATS drained) and then exits
  * with status 0: a drain that went as planned is a clean exit, which Nest's own
  * shutdown hooks hide by re-raising the signal. Should anything hang, the
- * process still exits (status 1) by the deadline, inside the runtime
- * contract's 10 s.
+ * process still exits (status 1) by the deadline, inside the 10 s that
+ * operators (and the Kubernetes grace period) give a stopping process.
  */
 export function closeOnSignal(app: INestApplication, deadlineMs = 9_000): void {
   let closing = false;

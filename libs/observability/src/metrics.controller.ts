@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Metrics } from './metrics';
 import { OperationsEndpoint } from './operations-endpoint';
 
-/** Prometheus scrape endpoint; outside any API prefix and without a key, per the runtime contract. */
+/** Prometheus scrape endpoint at `/metrics`: outside any API prefix and without a key, where scrapers expect it. */
 @ApiExcludeController()
 @OperationsEndpoint()
 @Controller('metrics')

@@ -33,21 +33,6 @@ export function readAction<A extends string>(frame: ClientFrame, known: readonly
   return { ok: true, value: action as A };
 }
 
-/** A required integer field (an id), rejecting strings, fractions and unsafe numbers. */
-export function readIntegerField(frame: ClientFrame, field: string): FrameResult<number> {
-  const value = frame[field];
-  if (value === undefined) return { ok: false, error: `missing field: ${field}` };
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    return { ok: false, error: `invalid ${field}: expected an integer` };
-  }
-  return { ok: true, value };
-}
-
-/** Like readIntegerField, for a field that may be left out. */
-export function readOptionalIntegerField(frame: ClientFrame, field: string): FrameResult<number | undefined> {
-  return frame[field] === undefined ? { ok: true, value: undefined } : readIntegerField(frame, field);
-}
-
 function echo(text: string): string {
   const shown = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
   return JSON.stringify(redactKeys(shown));

@@ -33,9 +33,20 @@ export function encodeFrame(text: string): Buffer {
   return frame;
 }
 
+/** How an accepted client is served: its bounds, its conflation rule, its error frame and who hears about it falling behind. */
+export interface ConnectionOptions<P, M> {
+  readonly limits: BufferLimits;
+  readonly conflate?: Conflate<M>;
+  /** The app's error frame around a message, for a client frame that cannot be served. */
+  readonly errorFrame: (message: string) => string;
+  readonly slow: SlowClientHooks<P, M>;
+  readonly stats?: StreamStats;
+}
+
 /**
  * One accepted client: who it is, a bounded writer in front of its socket and
- * the bookkeeping for protocol pings. Gateways see only this, never the raw socket.
+ * the bookkeeping for protocol pings. It is the client object gateways receive
+ * (`@ConnectedSocket()`), so they never write to the raw socket.
  */
 export class StreamConnection<P = unknown, M = unknown> {
   private readonly sender: BufferedSender<M>;
@@ -46,16 +57,18 @@ export class StreamConnection<P = unknown, M = unknown> {
   /** Set once the client is let go for slowness (1013), so that happens once. */
   private lettingGo = false;
 
+  private readonly slow: SlowClientHooks<P, M>;
+  private readonly errorFrame: (message: string) => string;
+
   constructor(
     /** Replaced when the key is checked again and its grants have changed. */
     public principal: P,
     private readonly socket: WebSocket,
-    limits: BufferLimits,
-    conflate: Conflate<M> | undefined,
-    private readonly slow: SlowClientHooks<P, M>,
-    stats?: StreamStats,
+    options: ConnectionOptions<P, M>,
   ) {
-    this.sender = new BufferedSender<M>(socket, limits, conflate, stats);
+    this.slow = options.slow;
+    this.errorFrame = options.errorFrame;
+    this.sender = new BufferedSender<M>(socket, options.limits, options.conflate, options.stats);
     socket.on('pong', () => (this.unansweredPings = 0));
     // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
     socket.on('message', (data) => this.messageListener?.(rawToText(data)));
@@ -114,6 +127,11 @@ export class StreamConnection<P = unknown, M = unknown> {
 
   sendText(text: string): boolean {
     return this.send({ data: encodeFrame(text) });
+  }
+
+  /** Tells the client why a frame of its own was not served; the socket stays open. */
+  sendError(message: string): boolean {
+    return this.sendText(this.errorFrame(message));
   }
 
   onMessage(listener: (text: string) => void): void {

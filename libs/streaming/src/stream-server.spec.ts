@@ -3,6 +3,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { HttpException } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
 import WebSocket from 'ws';
+import { waitFor } from '../../../test/support/wait-for';
 import type { StreamConnection } from './stream-connection';
 import { StreamServer } from './stream-server';
 
@@ -76,12 +77,14 @@ describe('StreamServer', () => {
         accepted.push(connection);
         connection.onMessage((text) => connection.sendText(`echo:${text}`));
       },
+      errorFrame: (message) => JSON.stringify({ error: message }),
     });
     server.register<string, unknown>({
       path: '/v1/flood',
       authenticate: () => Promise.resolve('principal-2'),
       reject: () => ({ status: 500, body: {} }),
       accept: (connection) => accepted.push(connection),
+      errorFrame: (message) => JSON.stringify({ error: message }),
       limits: { highWaterBytes: 64 * 1024, maxQueuedBytes: 256 * 1024 },
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -131,7 +134,7 @@ describe('StreamServer', () => {
   it('takes client frames under 64 KiB and closes the socket with 1009 on one of 64 KiB', async () => {
     const client = await open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } });
     client.socket.send('a'.repeat(64 * 1024 - 1));
-    await waitUntil(() => client.messages.length > 0);
+    await waitFor(() => client.messages.length > 0, { timeoutMs: 2000 });
     const code = closed(client.socket);
     client.socket.send('a'.repeat(64 * 1024));
     await expect(code).resolves.toBe(1009);
@@ -149,7 +152,7 @@ describe('StreamServer', () => {
   it('hands an authenticated client to the endpoint with its principal, whatever the query string', async () => {
     const client = await open(`${base}/v1/stream?x=1`, { headers: { 'x-api-key': 'good' } });
     client.socket.send('hello');
-    await waitUntil(() => client.messages.length > 0);
+    await waitFor(() => client.messages.length > 0, { timeoutMs: 2000 });
     expect(client.messages).toEqual(['echo:hello']);
     expect(accepted[0].principal).toBe('principal-1');
     expect(server.connectionCount).toBe(1);
@@ -180,7 +183,7 @@ describe('StreamServer', () => {
     const client = await open(`${base}/v1/flood`);
     const code = closed(client.socket);
     (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    await waitUntil(() => accepted.length === 1);
+    await waitFor(() => accepted.length === 1, { timeoutMs: 2000 });
     const chunk = Buffer.alloc(100 * 1024, 'x');
     let kept = 0;
     // Distinct frames cannot conflate; the socket's own buffer fills first, then the queue.
@@ -198,25 +201,17 @@ describe('StreamServer', () => {
     for (const connection of accepted)
       (connection as unknown as { socket: WebSocket }).socket.on('pong', () => (pongs += 1));
     server.sweep();
-    await waitUntil(() => pongs === 1);
+    await waitFor(() => pongs === 1, { timeoutMs: 2000 });
     server.sweep();
-    await waitUntil(() => pongs === 2);
+    await waitFor(() => pongs === 2, { timeoutMs: 2000 });
     expect(server.connectionCount).toBe(2);
     server.sweep();
     await silentClosed;
-    await waitUntil(() => server.connectionCount === 1);
+    await waitFor(() => server.connectionCount === 1, { timeoutMs: 2000 });
     expect(lively.socket.readyState).toBe(WebSocket.OPEN);
     lively.socket.close();
   });
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('StreamServer buffer budget', () => {
   let http: Server;
@@ -236,6 +231,7 @@ describe('StreamServer buffer budget', () => {
       authenticate: () => Promise.resolve('principal'),
       reject: () => ({ status: 500, body: {} }),
       accept: (connection) => accepted.push(connection),
+      errorFrame: (message) => JSON.stringify({ error: message }),
       // Per-socket bounds far above the budget, so only the budget can let a client go.
       limits: { highWaterBytes: MB, maxQueuedBytes: 64 * MB },
     });
@@ -256,7 +252,7 @@ describe('StreamServer buffer budget', () => {
     const bigClosed = closed(big.socket);
     for (const client of [big, small])
       (client.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    await waitUntil(() => accepted.length === 2);
+    await waitFor(() => accepted.length === 2, { timeoutMs: 2000 });
     const chunk = Buffer.alloc(100 * 1024, 'x');
     // Loopback buffers take a few MB before anything is held in the process; 20 MB is well past them.
     for (let i = 0; i < 200; i += 1) accepted[0].send({ data: chunk });
@@ -264,7 +260,7 @@ describe('StreamServer buffer budget', () => {
     expect(accepted[0].heldBytes).toBeGreaterThan(8 * MB);
     expect(accepted[1].heldBytes).toBeLessThan(8 * MB);
 
-    await waitUntil(() => accepted[0].send({ data: chunk }) === false, 2_000);
+    await waitFor(() => accepted[0].send({ data: chunk }) === false, { timeoutMs: 2000 });
     expect(accepted[1].send({ data: chunk })).toBe(true);
     // Let go once: what it still holds until the cut no longer counts, and it is not let go again.
     expect(accepted[0].heldBytes).toBe(0);

@@ -18,7 +18,8 @@ import { redactKeys } from '@app/observability';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import { clientsOverBudget } from './buffer-budget';
 import { asksForWebSocket, handshakeProblem } from './handshake-check';
-import type { Conflate } from './outgoing-queue';
+import { HeartbeatSchedule, heartbeatParameter } from './heartbeat-schedule';
+import type { Conflate, OutgoingFrame } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
 import { StreamStats } from './stream-stats';
 
@@ -62,11 +63,26 @@ export interface StreamEndpoint<P, M = unknown> {
   reject(error: unknown): HandshakeRejection;
   /** Takes over an accepted client. */
   accept(connection: StreamConnection<P, M>): void;
+  /** The app's error frame around a message (`StreamConnection.sendError`). */
+  errorFrame(message: string): string;
   /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
   readonly conflate?: Conflate<M>;
   readonly limits?: BufferLimits;
   /** Subscriptions currently held on this endpoint, for the metrics endpoint. */
   subscriptionCount?(): number;
+  /**
+   * Heartbeat frames: every `defaultMs` (none when absent) unless the client
+   * asks for another period with `heartbeat_ms` on the stream URL.
+   */
+  readonly heartbeat?: StreamHeartbeat<M>;
+  /** The app's text for a handshake query parameter that cannot be served (answered with 400). */
+  invalidParameter?(name: string): string;
+}
+
+export interface StreamHeartbeat<M> {
+  readonly defaultMs?: number;
+  /** The beat of the moment, built once for every client of the same period. */
+  frame(): OutgoingFrame<M>;
 }
 
 /**
@@ -81,6 +97,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private readonly options: Required<StreamingOptions>;
   private readonly endpoints = new Map<string, StreamEndpoint<unknown, unknown>>();
   private readonly stats = new Map<string, StreamStats>();
+  private readonly heartbeats = new Map<string, HeartbeatSchedule<unknown>>();
   /** Each open client with the endpoint and handshake request its key is checked against again. */
   private readonly connections = new Map<
     StreamConnection<unknown, unknown>,
@@ -114,6 +131,10 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
       throw new Error(`stream endpoint ${endpoint.path} registered twice`);
     this.endpoints.set(endpoint.path, endpoint as unknown as StreamEndpoint<unknown, unknown>);
     this.stats.set(endpoint.path, new StreamStats());
+    const heartbeat = endpoint.heartbeat;
+    if (heartbeat) {
+      this.heartbeats.set(endpoint.path, new HeartbeatSchedule<unknown>(() => heartbeat.frame()));
+    }
     if (!this.server) this.attach();
   }
 
@@ -185,6 +206,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
+    for (const schedule of this.heartbeats.values()) schedule.stop();
     clearTimeout(this.budgetCheck);
     this.server?.off('upgrade', this.onUpgrade);
     const open = [...this.connections.keys()];
@@ -257,16 +279,24 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     } catch (error) {
       return refuse(socket, endpoint.reject(error));
     }
+    let heartbeatMs: number | undefined;
+    if (endpoint.heartbeat) {
+      const asked = heartbeatParameter(request.url);
+      if (asked === null) {
+        const message = endpoint.invalidParameter?.('heartbeat_ms') ?? 'invalid parameter: heartbeat_ms';
+        return refuse(socket, endpoint.reject(new BadRequestException(message)));
+      }
+      heartbeatMs = asked ?? endpoint.heartbeat.defaultMs;
+    }
     if (this.stopping) return refuse(socket, shuttingDown());
     if (socket.destroyed) return;
     const stats = this.stats.get(endpoint.path);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new StreamConnection(
-        principal,
-        ws,
-        endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
-        endpoint.conflate,
-        {
+      const connection = new StreamConnection(principal, ws, {
+        limits: endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
+        conflate: endpoint.conflate,
+        errorFrame: (message) => endpoint.errorFrame(message),
+        slow: {
           onBacklog: () => this.scheduleBudgetCheck(),
           onDropped: (_connection, reason) => {
             if (stats) stats.closedSlow += 1;
@@ -274,9 +304,10 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
           },
         },
         stats,
-      );
+      });
       this.connections.set(connection, { endpoint, request });
       connection.onClose(() => this.connections.delete(connection));
+      if (heartbeatMs !== undefined) this.heartbeats.get(endpoint.path)?.add(connection, heartbeatMs);
       try {
         endpoint.accept(connection);
       } catch (error) {

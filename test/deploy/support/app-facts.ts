@@ -41,7 +41,7 @@ export function getRoutes(controller: Controller, prefix: string): string[] {
 export interface ServiceFacts {
   name: 'fixtures-live' | 'odds-passthrough';
   port: number;
-  /** Liveness and readiness routes of the runtime contract. */
+  /** Liveness and readiness routes, as the probes call them. */
   liveness: string;
   readiness: string;
   /** GET routes the health controller really serves at the default configuration. */

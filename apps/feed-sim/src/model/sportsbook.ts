@@ -589,7 +589,7 @@ export class Sportsbook {
   }
 }
 
-/** Times are sometimes written with an offset, as the contract warns; readers normalise them. */
+/** Times are sometimes written with an offset, as the real book does; readers normalise them. */
 function offsetIso(time: SimTime, simMs: number): string {
   const wall = Math.floor(time.wallAt(simMs) / 1000) * 1000;
   if ((wall / 1000) % 3 !== 0) return new Date(wall).toISOString();

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '@app/clock';
-import { NatsClient, Subjects } from '@app/messaging';
+import { NatsLink } from '@app/messaging';
 import { LastKnown } from '../common/last-known';
 import { ReadCache } from './read-cache';
 
@@ -32,17 +32,21 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly clock: Clock,
-    private readonly nats: NatsClient,
+    private readonly nats: NatsLink,
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.nats.subscribe(Subjects.fixturesCatalogChanged, () => this.cache.clear());
     // Notices sent while the link was down are lost: start afresh after a reconnect.
-    this.nats.onReconnect(() => this.cache.clear());
+    this.unsubscribe = this.nats.onReconnect(() => this.clear());
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
+  }
+
+  /** The ingest changed catalog rows: cached list answers are stale. */
+  clear(): void {
+    this.cache.clear();
   }
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {

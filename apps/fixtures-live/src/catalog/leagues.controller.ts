@@ -1,10 +1,9 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, resolvePage } from '../common/pagination';
-import { PAGE_QUERY_DOCS } from '../common/query/page-query.docs';
-import { pageQuery, queryId, type RawQuery } from '../common/query/query-params';
 import { LeaguePageDto } from './league.dto';
+import { SportPageQueryDto } from './leagues.query.dto';
 import { LeaguesService } from './leagues.service';
 
 @ApiTags('catalog')
@@ -16,27 +15,23 @@ export class LeaguesController {
 
   @Get()
   @ApiOperation({ summary: "A sport's leagues, by id" })
-  @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
-  @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
+  list(@Query() query: SportPageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
     return this.answer(query, principal, false);
   }
 
   @Get('active')
   @ApiOperation({ summary: 'Leagues with at least one NOT_STARTED, STARTED or CLOSE_OF_PLAY match, by id' })
-  @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id from /sports.' })
-  @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
+  active(@Query() query: SportPageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
     return this.answer(query, principal, true);
   }
 
-  private async answer(query: RawQuery, principal: Principal, activeOnly: boolean): Promise<string> {
-    const sportId = queryId(query, 'sport');
-    const page = resolvePage(pageQuery(query));
+  private async answer(query: SportPageQueryDto, principal: Principal, activeOnly: boolean): Promise<string> {
+    const { sport: sportId } = query;
+    const page = resolvePage(query);
     if (sportId === null || !principal.canSeeFixturesSport(sportId))
       return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));
     return this.leagues.pageJson(sportId, activeOnly, page);

@@ -1,19 +1,13 @@
 import { Controller, Get, Header, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, type PageRequest, resolvePage } from '../common/pagination';
-import { PAGE_QUERY_DOCS } from '../common/query/page-query.docs';
-import {
-  optionalDateTime,
-  optionalEnum,
-  pageQuery,
-  queryId,
-  type RawQuery,
-} from '../common/query/query-params';
-import { CATALOG_STATUSES, type CatalogStatus } from '../live/domain/snapshot.types';
+import type { CatalogStatus } from '../live/domain/snapshot.types';
 import { LeaguesService } from './leagues.service';
 import { visibleMatchOr404 } from './match-access';
+import { MatchPathDto } from './match-path.dto';
 import { MatchDto, MatchPageDto } from './match.dto';
+import { LeaguePageQueryDto, LiveMatchesQueryDto, MatchListQueryDto } from './matches.query.dto';
 import { type MatchFilter, MatchesService } from './matches.service';
 
 const UNFINISHED: readonly CatalogStatus[] = ['NOT_STARTED', 'STARTED', 'CLOSE_OF_PLAY'];
@@ -31,47 +25,27 @@ export class MatchesController {
 
   @Get()
   @ApiOperation({ summary: "A league's matches by start time, then id" })
-  @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
-  @ApiQuery({ name: 'status', enum: CATALOG_STATUSES, required: false, description: 'Default: all.' })
-  @ApiQuery({
-    name: 'start_after',
-    type: String,
-    required: false,
-    description: 'Start time at or after (UTC).',
-  })
-  @ApiQuery({
-    name: 'start_before',
-    type: String,
-    required: false,
-    description: 'Start time at or before (UTC).',
-  })
-  @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: MatchPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
-    const leagueId = queryId(query, 'league');
-    const status = optionalEnum(query, 'status', CATALOG_STATUSES);
-    const startAfter = optionalDateTime(query, 'start_after');
-    const startBefore = optionalDateTime(query, 'start_before');
-    const page = resolvePage(pageQuery(query));
+  async list(@Query() query: MatchListQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+    const { league, status, start_after: startAfter, start_before: startBefore } = query;
     return this.pageOf(
       principal,
-      leagueId,
+      league,
       { statuses: status ? [status] : undefined, startAfter, startBefore },
-      page,
+      resolvePage(query),
     );
   }
 
   @Get('active')
   @ApiOperation({ summary: "A league's NOT_STARTED, STARTED and CLOSE_OF_PLAY matches" })
-  @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
-  @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: MatchPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async active(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
-    const leagueId = queryId(query, 'league');
-    const page = resolvePage(pageQuery(query));
-    return this.pageOf(principal, leagueId, { statuses: UNFINISHED }, page);
+  async active(
+    @Query() query: LeaguePageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<string> {
+    return this.pageOf(principal, query.league, { statuses: UNFINISHED }, resolvePage(query));
   }
 
   @Get('live')
@@ -79,24 +53,22 @@ export class MatchesController {
     summary: 'Every STARTED match of a sport, plus cricket Tests at CLOSE_OF_PLAY (not paginated)',
     description: "A sport outside the key's allowlist gives an empty array.",
   })
-  @ApiQuery({ name: 'sport', type: Number, required: true, description: 'Sport id.' })
   @ApiOkResponse({ type: [MatchDto] })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async live(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
-    const sportId = queryId(query, 'sport');
+  async live(@Query() query: LiveMatchesQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+    const { sport: sportId } = query;
     if (sportId === null || !principal.canSeeFixturesSport(sportId)) return '[]';
     return this.matches.liveJson(sportId);
   }
 
   @Get(':match_id')
   @ApiOperation({ summary: 'One match' })
-  @ApiParam({ name: 'match_id', type: Number })
   @ApiOkResponse({ type: MatchDto })
-  async one(@Param('match_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<MatchDto> {
+  async one(@Param() path: MatchPathDto, @CurrentPrincipal() principal: Principal): Promise<MatchDto> {
     const { id, home_team, away_team, start_time, status } = await visibleMatchOr404(
       this.matches,
       principal,
-      rawId,
+      path.match_id,
     );
     return { id, home_team, away_team, start_time, status };
   }

@@ -25,6 +25,12 @@ export class FixturesEnv extends ServiceEnv {
   @Min(1000)
   FIXTURES_CATALOG_POLL_MS: number = 30000;
 
+  /** How long the change log keeps a change replayable for `resume_after` (at least 120 s in production). */
+  @IntegerEnv()
+  @IsInt({ message: 'CHANGE_LOG_RETENTION_MS must be an integer' })
+  @Min(1000)
+  CHANGE_LOG_RETENTION_MS: number = 180000;
+
   /** Folder of the live board's static files, served at /board when set (the demo sets it). */
   @IsOptional()
   @IsString()

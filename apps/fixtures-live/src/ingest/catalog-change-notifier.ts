@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '@app/clock';
-import { NatsClient, Subjects } from '@app/messaging';
+import { NatsEventClient, Subjects } from '@app/messaging';
 
 /** Changes within this window go out as one notice. */
 const COALESCE_MS = 100;
@@ -11,7 +11,7 @@ export class CatalogChangeNotifier implements OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly nats: NatsClient,
+    private readonly events: NatsEventClient,
     private readonly clock: Clock,
   ) {}
 
@@ -19,7 +19,7 @@ export class CatalogChangeNotifier implements OnApplicationShutdown {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.nats.publish(Subjects.fixturesCatalogChanged, { at: this.clock.date().toISOString() });
+      void this.events.emitEvent(Subjects.fixturesCatalogChanged, { at: this.clock.date().toISOString() });
     }, COALESCE_MS);
     this.timer.unref();
   }

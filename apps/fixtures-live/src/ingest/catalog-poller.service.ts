@@ -3,8 +3,8 @@ import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
 import { CatalogStore } from './catalog-store';
 import { forEachLimited } from './concurrency';
 import { describeFault, LivescoresClient } from './livescores-client';
-import type { UpstreamSport } from './upstream/livescores.types';
-import { parseLeagues, parseMatches, parseSports, parseTeams } from './upstream/livescores.parsers';
+import type { UpstreamSport } from '../upstream/livescores.types';
+import { parseLeagues, parseMatches, parseSports, parseTeams } from '../upstream/livescores.parsers';
 
 /** Leagues read at once during a poll: enough for a few hundred leagues, gentle on the provider. */
 const LEAGUE_CONCURRENCY = 8;

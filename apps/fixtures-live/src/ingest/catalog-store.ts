@@ -3,7 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { catalogStatusFromProvider } from '../live/domain';
 import { teamIdFor } from './team-id';
-import type { UpstreamLeague, UpstreamMatch, UpstreamSport, UpstreamTeam } from './upstream/livescores.types';
+import type {
+  UpstreamLeague,
+  UpstreamMatch,
+  UpstreamSport,
+  UpstreamTeam,
+} from '../upstream/livescores.types';
 
 /** Rows per statement when writing a league's matches. */
 const MATCH_BATCH = 500;

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { LiveModule } from '../live/live.module';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
 import { CatalogStore } from './catalog-store';
 import { IngestService } from './ingest.service';
+import { KitRequestsController } from './kit-requests.controller';
 import { KitResolver } from './kit-resolver.service';
+import { LiveChangePublisher } from './live-change-publisher';
 import { LiveIngestService } from './live-ingest.service';
 import { LiveWriter } from './live-writer';
 import { LivescoresClient } from './livescores-client';
@@ -11,6 +14,8 @@ import { MatchRegistry } from './match-registry';
 
 /** Reads the provider, stores and publishes (idle in ROLE `api`). */
 @Module({
+  imports: [LiveModule],
+  controllers: [KitRequestsController],
   providers: [
     LivescoresClient,
     CatalogChangeNotifier,
@@ -18,6 +23,7 @@ import { MatchRegistry } from './match-registry';
     CatalogPoller,
     MatchRegistry,
     LiveWriter,
+    LiveChangePublisher,
     LiveIngestService,
     KitResolver,
     IngestService,

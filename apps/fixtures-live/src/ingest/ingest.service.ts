@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { NatsClient, Subjects } from '@app/messaging';
+import { NatsEventClient, Subjects } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
 import type { FixturesEnv } from '../config/fixtures.env';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
@@ -12,6 +12,9 @@ import { LiveIngestService } from './live-ingest.service';
 import { describeFault, LivescoresClient } from './livescores-client';
 import { MatchRegistry } from './match-registry';
 
+/** How often the ingest tells api replicas whether the provider's live connection is healthy. */
+const FEED_HEALTH_EVERY_MS = 1_000;
+
 /**
  * Runs the ingest side in ROLE `ingest` or `all`: the catalog poll loop, the
  * live feed and kit resolution. In ROLE `api` it stays idle.
@@ -21,7 +24,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger(IngestService.name);
   private feed?: LiveFeed;
   private pollTimer?: NodeJS.Timeout;
-  private unsubscribeKits?: () => void;
+  private healthTimer?: NodeJS.Timeout;
   private faultyPolls = 0;
   private stopped = false;
   private polls = 0;
@@ -34,9 +37,9 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly registry: MatchRegistry,
     private readonly live: LiveIngestService,
     private readonly kits: KitResolver,
-    private readonly nats: NatsClient,
     private readonly changes: CatalogChangeNotifier,
     private readonly upstream: UpstreamMonitor,
+    private readonly events: NatsEventClient,
   ) {}
 
   get enabled(): boolean {
@@ -55,9 +58,6 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     } catch (error) {
       this.logger.warn(`Could not read the stored catalog yet: ${describeFault(error)}`);
     }
-    this.unsubscribeKits = this.nats.subscribe(Subjects.fixturesKitsWanted, (event) =>
-      this.onKitsWanted(event),
-    );
     this.feed = new LiveFeed(this.client.liveUrl, {
       onConnected: () => this.live.resetSequences(),
       onEnvelope: (envelope) => this.live.receive(envelope),
@@ -65,14 +65,19 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     this.feed.start();
     this.upstream.watchFeed('livescores-live', () => this.feed?.connected ?? false);
     this.upstream.watchFeed('livescores-catalog', () => this.polls > 0 && this.faultyPolls === 0);
+    this.healthTimer = setInterval(() => {
+      const healthy = this.feed?.healthy(Date.now()) ?? false;
+      void this.events.emitEvent(Subjects.fixturesFeedHealth, { healthy });
+    }, FEED_HEALTH_EVERY_MS);
+    this.healthTimer.unref();
     void this.pollLoop();
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
     clearTimeout(this.pollTimer);
+    clearInterval(this.healthTimer);
     this.feed?.stop();
-    this.unsubscribeKits?.();
   }
 
   private async pollLoop(): Promise<void> {
@@ -100,7 +105,9 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     this.pollTimer.unref();
   }
 
-  private onKitsWanted(event: unknown): void {
+  /** An api replica met teams without a kit; an ingest resolves them in the background. */
+  onKitsWanted(event: unknown): void {
+    if (!this.enabled || this.stopped) return;
     const teamIds = (event as { teamIds?: unknown } | null)?.teamIds;
     if (!Array.isArray(teamIds)) return;
     const ids = teamIds.filter((id): id is string => typeof id === 'string').slice(0, 1000);

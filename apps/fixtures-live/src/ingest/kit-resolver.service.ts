@@ -3,7 +3,7 @@ import { backoffDelay, type BackoffPolicy } from '@app/clock';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogStore } from './catalog-store';
 import { describeFault, LivescoresClient } from './livescores-client';
-import { parseKit } from './upstream/livescores.parsers';
+import { parseKit } from '../upstream/livescores.parsers';
 
 export interface KitRequest {
   readonly id: string;

@@ -1,7 +1,7 @@
 import { decideLiveUpdate, type MatchMemory, remember } from './live-decision';
 import type { KnownMatch } from './match-registry';
-import { parseLiveState } from './upstream/livescores.parsers';
-import type { UpstreamLiveState } from './upstream/livescores.types';
+import { parseLiveState } from '../upstream/livescores.parsers';
+import type { UpstreamLiveState } from '../upstream/livescores.types';
 
 const AT = new Date('2026-11-21T15:30:00Z');
 

@@ -9,7 +9,7 @@ import {
   sameLiveState,
 } from '../live/domain';
 import type { KnownMatch } from './match-registry';
-import type { UpstreamLiveState } from './upstream/livescores.types';
+import type { UpstreamLiveState } from '../upstream/livescores.types';
 
 /** What the ingest remembers of one match between states. */
 export interface MatchMemory {

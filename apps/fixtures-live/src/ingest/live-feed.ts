@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import WebSocket, { type RawData } from 'ws';
 import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
-import { parseLiveEnvelope } from './upstream/livescores.parsers';
-import type { UpstreamLiveEnvelope } from './upstream/livescores.types';
+import { parseLiveEnvelope } from '../upstream/livescores.parsers';
+import type { UpstreamLiveEnvelope } from '../upstream/livescores.types';
 
 export interface LiveFeedHandlers {
   /** A new connection is open: what follows first is the provider's full current state. */
@@ -10,8 +10,15 @@ export interface LiveFeedHandlers {
   readonly onEnvelope: (envelope: UpstreamLiveEnvelope) => void;
 }
 
-/** A connection that answers no ping within this time is considered dead and replaced. */
-const PING_INTERVAL_MS = 15_000;
+/**
+ * A connection that answers no ping within this time is considered dead and
+ * replaced. Pongs also count as the provider being heard, so the interval
+ * stays well inside the feed-health window.
+ */
+const PING_INTERVAL_MS = 5_000;
+
+/** The provider counts as healthy while it was heard within this window. */
+export const FEED_SILENCE_MS = 10_000;
 
 /**
  * Holds the provider's `/live` WebSocket open: reconnects with capped,
@@ -26,6 +33,7 @@ export class LiveFeed {
   private pingTimer?: NodeJS.Timeout;
   private stopped = false;
   private awaitingPong = false;
+  private lastHeardAt = 0;
 
   constructor(
     private readonly url: string,
@@ -52,6 +60,11 @@ export class LiveFeed {
     return this.socket?.readyState === WebSocket.OPEN;
   }
 
+  /** Open, and a message, a pong or the opening itself within the last `FEED_SILENCE_MS`. */
+  healthy(now: number): boolean {
+    return this.connected && now - this.lastHeardAt <= FEED_SILENCE_MS;
+  }
+
   private connect(): void {
     if (this.stopped) return;
     const socket = new WebSocket(this.url, { handshakeTimeout: 10_000 });
@@ -60,12 +73,17 @@ export class LiveFeed {
       this.logger.log('Connected to the live feed');
       this.attempt = 0;
       this.awaitingPong = false;
+      this.lastHeardAt = Date.now();
       this.handlers.onConnected();
       this.pingTimer = setInterval(() => this.ping(socket), PING_INTERVAL_MS);
       this.pingTimer.unref();
     });
-    socket.on('pong', () => (this.awaitingPong = false));
+    socket.on('pong', () => {
+      this.awaitingPong = false;
+      this.lastHeardAt = Date.now();
+    });
     socket.on('message', (data, isBinary) => {
+      this.lastHeardAt = Date.now();
       if (isBinary) {
         this.logger.warn('Skipped a binary live-feed message');
         return;

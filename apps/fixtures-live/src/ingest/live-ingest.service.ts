@@ -2,15 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { backoffDelay, Clock, DEFAULT_BACKOFF } from '@app/clock';
-import { DynamicSubjects, NatsClient } from '@app/messaging';
 import type { CatalogStatus } from '../live/domain';
 import { frameData } from '../live/frame-data';
 import { ConcurrencyGate } from './concurrency';
+import { LiveChangePublisher } from './live-change-publisher';
 import { decideLiveUpdate, type MatchMemory, remember } from './live-decision';
 import { LiveWriter } from './live-writer';
 import { describeFault } from './livescores-client';
 import { type KnownMatch, MatchRegistry } from './match-registry';
-import type { UpstreamLiveEnvelope, UpstreamLiveState } from './upstream/livescores.types';
+import type { UpstreamLiveEnvelope, UpstreamLiveState } from '../upstream/livescores.types';
 
 /** States for stat_ids the catalog does not know yet, kept until it does (oldest dropped past this). */
 const MAX_UNKNOWN = 10_000;
@@ -21,8 +21,9 @@ const READ_CONCURRENCY = 4;
 
 /**
  * Applies live states: drops stale seq, unknown and unchanged states, builds
- * the public snapshot, publishes it on NATS (already serialised, `match_id`
- * first) and hands it to the writer.
+ * the public snapshot and hands it (already serialised, `match_id` first) to
+ * the publisher, which logs, publishes and stores it; hidden matches are only
+ * stored.
  *
  * A state whose stat_id the catalog does not know yet (the catalog poll has
  * not seen the match) is kept, latest per stat_id, and applied right after the
@@ -43,7 +44,7 @@ export class LiveIngestService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly registry: MatchRegistry,
     private readonly writer: LiveWriter,
-    private readonly nats: NatsClient,
+    private readonly publisher: LiveChangePublisher,
     private readonly clock: Clock,
   ) {}
 
@@ -128,9 +129,11 @@ export class LiveIngestService {
         upstream_state: UpstreamLiveState | null;
         half_time: boolean;
         full_time: boolean;
+        change_seq: string | null;
       }>
     >(
-      `SELECT m.live_status, s.upstream_state, r.half_time IS NOT NULL AS half_time,
+      `SELECT m.live_status, s.upstream_state, s.change_seq::text AS change_seq,
+         r.half_time IS NOT NULL AS half_time,
          r.full_time IS NOT NULL AS full_time
        FROM fixtures.matches m
        LEFT JOIN fixtures.live_snapshots s ON s.match_id = m.id
@@ -139,6 +142,7 @@ export class LiveIngestService {
       [matchId],
     );
     const row = rows[0];
+    this.publisher.recall(matchId, row?.change_seq ? Number(row.change_seq) : null);
     return {
       lastState: row?.upstream_state ?? null,
       liveStatus: row?.live_status ?? null,
@@ -157,19 +161,22 @@ export class LiveIngestService {
     if (decision.kind === 'skip') return;
     this.memories.set(match.id, remember(memory, envelope.state, decision));
     const snapshotJson = JSON.stringify(decision.snapshot);
-    this.writer.write(match.id, {
+    const write = {
       snapshotJson,
       stateJson: JSON.stringify(envelope.state),
       seq: envelope.seq,
       liveStatus: decision.statusChanged ? decision.liveStatus : undefined,
       halfTimeJson: decision.freezes.halfTime ? JSON.stringify(decision.freezes.halfTime) : undefined,
       fullTimeJson: decision.freezes.fullTime ? JSON.stringify(decision.freezes.fullTime) : undefined,
-    });
-    // Hidden matches are invisible everywhere, the stream included.
-    if (match.hidden) return;
-    this.nats.publishBytes(
-      DynamicSubjects.fixturesLive(match.sportId, match.id),
-      this.encoder.encode(frameData(match.id, snapshotJson)),
-    );
+    };
+    // Hidden matches are invisible everywhere, the stream and its change log included.
+    if (match.hidden) this.writer.write(match.id, write);
+    else
+      this.publisher.publish(
+        match.id,
+        match.sportId,
+        this.encoder.encode(frameData(match.id, snapshotJson)),
+        write,
+      );
   }
 }

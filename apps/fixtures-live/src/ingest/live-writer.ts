@@ -14,6 +14,9 @@ export interface LiveWrite {
   readonly liveStatus?: CatalogStatus;
   readonly halfTimeJson?: string;
   readonly fullTimeJson?: string;
+  /** The state's position in the change log, once it has one (absent while NATS could not take it). */
+  readonly changeSeq?: number;
+  readonly prevChangeSeq?: number | null;
 }
 
 interface MatchSlot {
@@ -92,10 +95,15 @@ export class LiveWriter implements OnApplicationShutdown {
     // One statement, so snapshot, status and results land together or not at all.
     await this.db.query(
       `WITH snapshot AS (
-         INSERT INTO fixtures.live_snapshots (match_id, snapshot, upstream_state, seq, updated_at)
-         VALUES ($1, $2::json, $3::json, $4, now())
+         INSERT INTO fixtures.live_snapshots
+           (match_id, snapshot, upstream_state, seq, change_seq, prev_change_seq, updated_at)
+         VALUES ($1, $2::json, $3::json, $4, $8, $9, now())
          ON CONFLICT (match_id) DO UPDATE SET snapshot = EXCLUDED.snapshot,
-           upstream_state = EXCLUDED.upstream_state, seq = EXCLUDED.seq, updated_at = now()
+           upstream_state = EXCLUDED.upstream_state, seq = EXCLUDED.seq,
+           change_seq = COALESCE(EXCLUDED.change_seq, live_snapshots.change_seq),
+           prev_change_seq = CASE WHEN EXCLUDED.change_seq IS NULL THEN live_snapshots.prev_change_seq
+             ELSE EXCLUDED.prev_change_seq END,
+           updated_at = now()
        ), status AS (
          UPDATE fixtures.matches SET live_status = $5, status = $5, updated_at = now()
          WHERE id = $1 AND $5::text IS NOT NULL
@@ -116,6 +124,8 @@ export class LiveWriter implements OnApplicationShutdown {
         change.liveStatus ?? null,
         change.halfTimeJson ?? null,
         change.fullTimeJson ?? null,
+        change.changeSeq ?? null,
+        change.prevChangeSeq ?? null,
       ],
     );
   }
@@ -132,5 +142,9 @@ export function merge(earlier: LiveWrite | undefined, later: LiveWrite | undefin
     liveStatus: later.liveStatus ?? earlier.liveStatus,
     halfTimeJson: earlier.halfTimeJson ?? later.halfTimeJson,
     fullTimeJson: earlier.fullTimeJson ?? later.fullTimeJson,
+    // A state not yet logged keeps the newest position stored before it.
+    ...(later.changeSeq !== undefined
+      ? { changeSeq: later.changeSeq, prevChangeSeq: later.prevChangeSeq }
+      : { changeSeq: earlier.changeSeq, prevChangeSeq: earlier.prevChangeSeq }),
   };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { FixturesEnv } from '../config/fixtures.env';
-import type { ParseResult } from './upstream/parse-result';
+import type { ParseResult } from '../upstream/parse-result';
 
 /** Longest wait for one provider answer; the kit endpoint is slow but never this slow. */
 const REQUEST_TIMEOUT_MS = 10_000;

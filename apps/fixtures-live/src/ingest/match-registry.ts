@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { CricketFormat } from './upstream/livescores.types';
+import type { CricketFormat } from '../upstream/livescores.types';
 
 /** What the live ingest needs to know about a catalog match. */
 export interface KnownMatch {

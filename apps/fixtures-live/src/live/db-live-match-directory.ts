@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MatchesService } from '../catalog/matches.service';
-import { MAX_ID } from '../common/query/query-params';
+import { MAX_ID } from '../common/query/query-values';
 import { frameData } from './frame-data';
-import { LiveMatchDirectory, type VisibleMatch } from './live-match-directory';
+import { LiveMatchDirectory, type StoredFrame, type VisibleMatch } from './live-match-directory';
 import { LiveSnapshotsService } from './live-snapshots.service';
 
 /**
@@ -27,9 +27,9 @@ export class DbLiveMatchDirectory extends LiveMatchDirectory {
       : null;
   }
 
-  async latestFrameData(matchId: number): Promise<string | null> {
+  async latestFrame(matchId: number): Promise<StoredFrame | null> {
     if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return null;
-    const text = await this.snapshots.snapshotText(matchId);
-    return text === null ? null : frameData(matchId, text);
+    const stored = await this.snapshots.stored(matchId);
+    return stored === null ? null : { data: frameData(matchId, stored.text), position: stored.position };
   }
 }

@@ -1,3 +1,5 @@
+import type { ChangePosition } from '@app/messaging';
+
 /** A match as the stream needs it: enough to check visibility and route frames. */
 export interface VisibleMatch {
   readonly id: number;
@@ -17,7 +19,14 @@ export abstract class LiveMatchDirectory {
 
   /**
    * The stored public snapshot of the match as the exact JSON text of a stream
-   * frame's `data` (so `match_id` included), or null before the match has gone live.
+   * frame's `data` (so `match_id` included) with its change-log position, or
+   * null before the match has gone live.
    */
-  abstract latestFrameData(matchId: number): Promise<string | null>;
+  abstract latestFrame(matchId: number): Promise<StoredFrame | null>;
+}
+
+export interface StoredFrame {
+  readonly data: string;
+  /** Null for a state stored while the change log could not take it, and never logged since. */
+  readonly position: ChangePosition | null;
 }

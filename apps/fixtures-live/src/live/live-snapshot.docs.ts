@@ -160,7 +160,7 @@ export class CricketSnapshotDoc {
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'object' },
-    description: 'Every innings in order, in the shape of the specification.',
+    description: 'Every innings in order, each with its batting team, runs, wickets and overs.',
   })
   scorecard?: object[];
   @ApiProperty({ description: 'When the snapshot was produced.' }) t!: string;

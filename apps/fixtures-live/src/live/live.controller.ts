@@ -3,7 +3,6 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiSecurity,
   ApiTags,
   getSchemaPath,
@@ -11,6 +10,7 @@ import {
 import { CurrentPrincipal, type Principal, RequiresAnyScope } from '@app/auth';
 import { Clock } from '@app/clock';
 import { visibleMatchOr404 } from '../catalog/match-access';
+import { MatchPathDto } from '../catalog/match-path.dto';
 import { MatchesService } from '../catalog/matches.service';
 import { type LiveSnapshot, projectClock } from './domain';
 import { CricketSnapshotDoc, SoccerSnapshotDoc } from './live-snapshot.docs';
@@ -35,18 +35,14 @@ export class LiveController {
       'response and `clock.as_of` is that moment. `match_id` is not included. The last state stays ' +
       'available after the match ends; 404 before the match has gone live.',
   })
-  @ApiParam({ name: 'match_id', type: Number })
   @ApiExtraModels(SoccerSnapshotDoc, CricketSnapshotDoc)
   @ApiOkResponse({
     schema: {
       oneOf: [{ $ref: getSchemaPath(SoccerSnapshotDoc) }, { $ref: getSchemaPath(CricketSnapshotDoc) }],
     },
   })
-  async live(
-    @Param('match_id') rawId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<LiveSnapshot> {
-    const match = await visibleMatchOr404(this.matches, principal, rawId);
+  async live(@Param() path: MatchPathDto, @CurrentPrincipal() principal: Principal): Promise<LiveSnapshot> {
+    const match = await visibleMatchOr404(this.matches, principal, path.match_id);
     const snapshot = await this.snapshots.snapshot(match.id);
     if (!snapshot) throw new NotFoundException('no live state yet for this match');
     return projectClock(snapshot, this.clock.date());

@@ -1,7 +1,8 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { visibleMatchOr404 } from '../catalog/match-access';
+import { MatchPathDto } from '../catalog/match-path.dto';
 import { MatchesService } from '../catalog/matches.service';
 import { ResultDoc } from '../live/live-snapshot.docs';
 import { type MatchResult, ResultsService } from './results.service';
@@ -21,13 +22,9 @@ export class ResultsController {
     summary: 'The frozen half-time and full-time snapshots of a match',
     description: '404 until at least one of them has been recorded.',
   })
-  @ApiParam({ name: 'match_id', type: Number })
   @ApiOkResponse({ type: ResultDoc })
-  async result(
-    @Param('match_id') rawId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<MatchResult> {
-    const match = await visibleMatchOr404(this.matches, principal, rawId);
+  async result(@Param() path: MatchPathDto, @CurrentPrincipal() principal: Principal): Promise<MatchResult> {
+    const match = await visibleMatchOr404(this.matches, principal, path.match_id);
     const result = await this.results.find(match.id);
     if (!result) throw new NotFoundException('no result yet for this match');
     return result;

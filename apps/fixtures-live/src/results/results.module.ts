@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
-import { ResultEntity } from './result.entity';
 import { ResultsController } from './results.controller';
 import { ResultsService } from './results.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ResultEntity]), CatalogModule],
+  imports: [CatalogModule],
   controllers: [ResultsController],
   providers: [ResultsService],
 })

@@ -1,10 +1,9 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { LeaguesService } from '../catalog/leagues.service';
+import { LeaguePageQueryDto } from '../catalog/matches.query.dto';
 import { pageEnvelope, resolvePage } from '../common/pagination';
-import { PAGE_QUERY_DOCS } from '../common/query/page-query.docs';
-import { pageQuery, queryId, type RawQuery } from '../common/query/query-params';
 import { TeamPageDto } from './team.dto';
 import { TeamsService } from './teams.service';
 
@@ -25,13 +24,11 @@ export class TeamsController {
       'A league outside the allowlist gives an empty page. `silk_url` is empty until the kit is resolved in ' +
       'the background; a later request shows it.',
   })
-  @ApiQuery({ name: 'league', type: Number, required: true, description: 'League id.' })
-  @PAGE_QUERY_DOCS
   @ApiOkResponse({ type: TeamPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async list(@Query() query: RawQuery, @CurrentPrincipal() principal: Principal): Promise<string> {
-    const leagueId = queryId(query, 'league');
-    const page = resolvePage(pageQuery(query));
+  async list(@Query() query: LeaguePageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+    const { league: leagueId } = query;
+    const page = resolvePage(query);
     const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);
     if (leagueId === null || sportId === null || !principal.canSeeFixturesSport(sportId)) {
       return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));

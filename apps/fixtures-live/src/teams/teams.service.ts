@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
-import { NatsClient, Subjects } from '@app/messaging';
+import { NatsEventClient, Subjects } from '@app/messaging';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import { CatalogReadCache } from '../catalog/catalog-read-cache';
 import type { TeamDto } from './team.dto';
@@ -17,7 +17,7 @@ export class TeamsService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly nats: NatsClient,
+    private readonly events: NatsEventClient,
     private readonly cache: CatalogReadCache,
     private readonly clock: Clock,
   ) {}
@@ -44,7 +44,7 @@ export class TeamsService {
     const unresolved = teams.filter((team) => team.silk_url === '' && !this.reported.has(team.id));
     if (unresolved.length === 0) return;
     for (const team of unresolved) this.reported.add(team.id);
-    this.nats.publish(Subjects.fixturesKitsWanted, { teamIds: unresolved.map((team) => team.id) });
+    void this.events.emitEvent(Subjects.fixturesKitsWanted, { teamIds: unresolved.map((team) => team.id) });
   }
 
   private async loadPage(leagueId: number, page: PageRequest): Promise<PageEnvelope<TeamDto>> {

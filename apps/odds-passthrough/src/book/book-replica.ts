@@ -1,4 +1,4 @@
-import type { BookChange, MatchOdds } from './book-view';
+import type { BookChange, MatchOdds } from './domain/match-odds';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
 import { isFeedHealthy, serializeUpdateFrame } from './book-wire';
 import { groupByMarket, type Selection } from './domain/selection';

@@ -1,4 +1,4 @@
-import type { Selection } from './domain/selection';
+import type { BookChange, MatchOdds } from './domain/match-odds';
 
 /** A sportsbook served by this process: its path prefix and the grant a key needs. */
 export interface BookConfig {
@@ -8,29 +8,6 @@ export interface BookConfig {
   readonly prefix: string;
   /** The sportsbook grant a key must hold, for example `book`. */
   readonly grant: string;
-}
-
-/** The full current state of one match, as sent in a `snapshot` frame and by GET /odds. */
-export interface MatchOdds {
-  readonly match_id: number;
-  readonly sport_id: number;
-  readonly ts: number;
-  readonly selections: readonly Selection[];
-}
-
-/** What changed in one match, as applied by every api replica. */
-export interface BookChange {
-  readonly book: string;
-  readonly matchId: number;
-  readonly sportId: number;
-  readonly ts: number;
-  /** Selections of every market that changed, all selections of each such market. */
-  readonly selections: readonly Selection[];
-  readonly removedMarketKeys: readonly string[];
-  /** The book withdrew the whole matchup: its markets are all in removedMarketKeys. */
-  readonly matchRemoved: boolean;
-  /** True when the match was not known before this change (a new matchup). */
-  readonly matchAdded: boolean;
 }
 
 /**
@@ -55,6 +32,6 @@ export abstract class BookView {
    */
   abstract onChange(listener: (change: BookChange, updateFrame: string) => void): () => void;
 
-  /** True while the ingest's last successful poll is recent (decisions.md rule). */
+  /** True while the ingest has loaded the book in full and polled it within three poll intervals. */
   abstract feedHealthy(book: string): boolean;
 }

@@ -14,7 +14,7 @@ export interface LeagueInfo {
   readonly sport_id: number;
 }
 
-/** Public match object (decisions.md); `special` only on specials. */
+/** Public match object: `id`, `sport_id`, `league_id`, teams and start time; `special` only on specials. */
 export type MatchInfo = PublicMatch;
 
 export interface SportLeagues {
@@ -72,7 +72,10 @@ export function serializeUpdateFrame(
   return JSON.stringify(frame);
 }
 
-/** Whether the feed counts as healthy at `now` (decisions.md): a recent poll after a full load. */
+/**
+ * Whether the feed counts as healthy at `now`: the ingest has loaded the book
+ * in full once and its last successful poll is less than three poll intervals old.
+ */
 export function isFeedHealthy(health: FeedHealthMessage | undefined, now: number): boolean {
   if (!health || !health.full_loaded || health.last_success_at === null) return false;
   return now - health.last_success_at < 3 * health.poll_ms;

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { UpstreamMonitor } from '@app/observability';
 import type { BookSource } from '../config/books';
 import type { OddsEnv } from '../config/odds.env';
+import { BookChangesController } from './book-changes.controller';
 import { BOOK_SOURCES } from './book-sources';
 import { BookStore } from './book-store';
 import { BookView } from './book-view';
@@ -27,6 +28,7 @@ export class BookModule implements OnModuleInit {
     return {
       module: BookModule,
       global: true,
+      controllers: [BookChangesController],
       providers: [
         { provide: BOOK_SOURCES, useValue: books },
         {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { backoffDelay, Clock } from '@app/clock';
-import { DynamicSubjects, NatsClient } from '@app/messaging';
+import { NatsLink } from '@app/messaging';
 import { type AppliedChange, BookReplica } from './book-replica';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
 import { BookStore } from './book-store';
-import { type BookChange, type BookConfig, BookView, type MatchOdds } from './book-view';
+import { type BookConfig, BookView } from './book-view';
+import type { BookChange, MatchOdds } from './domain/match-odds';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
 
 export const BOOK_VIEW_OPTIONS = Symbol('BOOK_VIEW_OPTIONS');
@@ -45,7 +46,7 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     @Inject(BOOK_SOURCES) private readonly sources: BookSources,
     @Inject(BOOK_VIEW_OPTIONS) private readonly options: BookViewOptions,
     private readonly store: BookStore,
-    private readonly nats: NatsClient,
+    private readonly nats: NatsLink,
     private readonly clock: Clock,
   ) {
     super();
@@ -55,7 +56,6 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
 
   async onModuleInit(): Promise<void> {
     if (!this.options.enabled) return;
-    for (const [book, handle] of this.handles) this.subscribe(book, handle);
     this.unsubscribers.push(this.nats.onReconnect(() => this.resyncAll()));
     await Promise.all([...this.handles.keys()].map((book) => this.reload(book, false)));
   }
@@ -104,25 +104,35 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     return this.handles.get(book)?.replica.matches() ?? [];
   }
 
-  private subscribe(book: string, handle: ReplicaHandle): void {
-    const whenLoaded = (apply: () => void) => {
-      if (handle.buffer) handle.buffer.push(apply);
-      else apply();
-    };
-    this.unsubscribers.push(
-      this.nats.subscribeBytes(DynamicSubjects.oddsMatchAll(book), (data) => {
-        const text = this.decoder.decode(data);
-        whenLoaded(() => this.emit(handle.replica.applyFrame(text)));
-      }),
-      this.nats.subscribeBytes(DynamicSubjects.oddsCatalog(book), (data) => {
-        const message = this.parse<CatalogMessage>(data, 'catalog');
-        if (message) whenLoaded(() => handle.replica.applyCatalog(message));
-      }),
-      this.nats.subscribeBytes(DynamicSubjects.oddsHealth(book), (data) => {
-        const message = this.parse<FeedHealthMessage>(data, 'health');
-        if (message) handle.replica.applyHealth(message);
-      }),
-    );
+  /** A match change of a book, as the ingest published it: the `update` frame's JSON. */
+  onMatchChange(book: string, data: Uint8Array): void {
+    const handle = this.servedHandle(book);
+    if (!handle) return;
+    const text = this.decoder.decode(data);
+    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text)));
+  }
+
+  onCatalogChange(book: string, data: Uint8Array): void {
+    const handle = this.servedHandle(book);
+    const message = handle && this.parse<CatalogMessage>(data, 'catalog');
+    if (handle && message) this.whenLoaded(handle, () => handle.replica.applyCatalog(message));
+  }
+
+  onFeedHealth(book: string, data: Uint8Array): void {
+    const handle = this.servedHandle(book);
+    const message = handle && this.parse<FeedHealthMessage>(data, 'health');
+    if (handle && message) handle.replica.applyHealth(message);
+  }
+
+  /** The replica of a book this process serves; none in ROLE=ingest or for another deployment's book. */
+  private servedHandle(book: string): ReplicaHandle | undefined {
+    return this.options.enabled && !this.stopped ? this.handles.get(book) : undefined;
+  }
+
+  /** Changes heard while the book is being (re)loaded wait for the load, then apply in order. */
+  private whenLoaded(handle: ReplicaHandle, apply: () => void): void {
+    if (handle.buffer) handle.buffer.push(apply);
+    else apply();
   }
 
   private resyncAll(): void {

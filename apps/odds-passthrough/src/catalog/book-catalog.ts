@@ -1,6 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { AuthError, type Principal, sportsbookSportFailure } from '@app/auth';
-import type { BookConfig, MatchOdds } from '../book/book-view';
+import type { BookConfig } from '../book/book-view';
+import type { MatchOdds } from '../book/domain/match-odds';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-wire';
 import type { SharedBookView } from '../book/shared-book-view';
 

@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiBadRequestResponse,
-  ApiQuery,
   ApiSecurity,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -19,12 +18,13 @@ import {
   RequiresSportsbook,
   Scope,
 } from '@app/auth';
-import type { BookConfig, MatchOdds } from '../book/book-view';
+import type { BookConfig } from '../book/book-view';
+import type { MatchOdds } from '../book/domain/match-odds';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-wire';
 import { SharedBookView } from '../book/shared-book-view';
 import { BookCatalog } from './book-catalog';
 import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
-import { idParam } from './query-params';
+import { BookLeaguesQueryDto, BookMatchesQueryDto, BookOddsQueryDto } from './book.query.dto';
 
 export const API_KEY_SECURITY = 'api-key';
 
@@ -87,11 +87,10 @@ export function createBookController(book: BookConfig): Type {
     @ApiOperation({
       summary: 'Leagues by id. Without sport: those of granted sports. A sport that is not granted: 403.',
     })
-    @ApiQuery({ name: 'sport', required: false, type: Number })
     @ApiOkResponse({ type: [LeagueDto] })
     @ApiBadRequestResponse({ type: ErrorDto, description: 'invalid parameter: sport' })
-    leagues(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): LeagueInfo[] {
-      return this.catalog.leagues(principal, idParam(query, 'sport'));
+    leagues(@CurrentPrincipal() principal: Principal, @Query() query: BookLeaguesQueryDto): LeagueInfo[] {
+      return this.catalog.leagues(principal, query.sport);
     }
 
     @Get('matches')
@@ -99,15 +98,13 @@ export function createBookController(book: BookConfig): Type {
       summary:
         'Matches by start time, then id. Without sport: those of granted sports (also with league). A sport that is not granted: 403.',
     })
-    @ApiQuery({ name: 'sport', required: false, type: Number })
-    @ApiQuery({ name: 'league', required: false, type: Number })
     @ApiOkResponse({ type: [MatchDto] })
     @ApiBadRequestResponse({
       type: ErrorDto,
       description: 'invalid parameter: sport / invalid parameter: league',
     })
-    matches(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): MatchInfo[] {
-      return this.catalog.matches(principal, idParam(query, 'sport'), idParam(query, 'league'));
+    matches(@CurrentPrincipal() principal: Principal, @Query() query: BookMatchesQueryDto): MatchInfo[] {
+      return this.catalog.matches(principal, query.sport, query.league);
     }
 
     @Get('odds')
@@ -115,12 +112,11 @@ export function createBookController(book: BookConfig): Type {
       summary:
         "Every selection of a match with status evaluated at the moment of the response, and the match's ts. A match of a sport that is not granted: 403 naming the sport.",
     })
-    @ApiQuery({ name: 'match', required: true, type: Number })
     @ApiOkResponse({ type: MatchOddsDto })
     @ApiBadRequestResponse({ type: ErrorDto, description: 'invalid parameter: match' })
     @ApiNotFoundResponse({ type: ErrorDto, description: 'match not found: <id>' })
-    odds(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): MatchOdds {
-      return this.catalog.odds(principal, idParam(query, 'match', true));
+    odds(@CurrentPrincipal() principal: Principal, @Query() query: BookOddsQueryDto): MatchOdds {
+      return this.catalog.odds(principal, query.match);
     }
   }
   Object.defineProperty(BookController, 'name', { value: `BookController_${book.name}` });

@@ -1,6 +1,6 @@
 import type { AuthFailure } from '@app/auth';
 
-/** The odds specification's error table, word for word. */
+/** The public error texts of odds-passthrough's authentication failures, word for word. */
 export function oddsAuthError(failure: AuthFailure): string {
   switch (failure.kind) {
     case 'missing_key':

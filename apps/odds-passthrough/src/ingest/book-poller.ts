@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { backoffDelay, type Clock } from '@app/clock';
-import { DynamicSubjects, type NatsClient } from '@app/messaging';
+import { DynamicSubjects, type NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
 import type { SeedMatch } from '../book/domain';
 import { BookState, type BookDiff, type MatchupsLoad } from '../book/domain';
@@ -17,7 +17,7 @@ import {
   parsePeriodLabels,
   parseSports,
   type UpstreamSport,
-} from './upstream';
+} from '../upstream';
 
 export interface PollerSettings {
   readonly pollMs: number;
@@ -74,7 +74,7 @@ export class BookPoller {
     private readonly source: BookSource,
     private readonly settings: PollerSettings,
     private readonly store: BookStore,
-    private readonly nats: NatsClient,
+    private readonly events: NatsEventClient,
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
   ) {
@@ -240,7 +240,7 @@ export class BookPoller {
       await this.persist(publication.write);
       for (const message of publication.catalog) this.publishCatalog(message);
       for (const { sportId, matchId, frame } of publication.frames) {
-        this.nats.publishBytes(
+        this.events.emitFrame(
           DynamicSubjects.oddsMatch(this.source.name, sportId, matchId),
           encoder.encode(frame),
         );
@@ -281,7 +281,7 @@ export class BookPoller {
   }
 
   private publishCatalog(message: CatalogMessage): void {
-    this.nats.publishBytes(
+    this.events.emitFrame(
       DynamicSubjects.oddsCatalog(this.source.name),
       encoder.encode(JSON.stringify(message)),
     );
@@ -294,7 +294,7 @@ export class BookPoller {
       full_loaded: this.fullLoaded,
       poll_ms: this.settings.pollMs,
     };
-    this.nats.publishBytes(
+    this.events.emitFrame(
       DynamicSubjects.oddsHealth(this.source.name),
       encoder.encode(JSON.stringify(health)),
     );

@@ -1,6 +1,6 @@
 import { BookState } from '../book/domain';
 import { buildPublication } from './book-publication';
-import { aMatchup, aMoneyline, aTotal } from './upstream/sportsbook.factory';
+import { aMatchup, aMoneyline, aTotal } from '../../../../test/odds-passthrough/sportsbook-factory';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 

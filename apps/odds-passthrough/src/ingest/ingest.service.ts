@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '@app/clock';
-import { NatsClient } from '@app/messaging';
+import { NatsEventClient } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
 import { BOOK_SOURCES, type BookSources } from '../book/book-sources';
 import { BookStore } from '../book/book-store';
@@ -22,7 +22,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(BOOK_SOURCES) sources: BookSources,
     config: ConfigService<OddsEnv, true>,
     store: BookStore,
-    nats: NatsClient,
+    events: NatsEventClient,
     clock: Clock,
     upstream: UpstreamMonitor,
   ) {
@@ -31,7 +31,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       relistMs: config.get('BOOK_RELIST_MS', { infer: true }),
       timeoutMs: config.get('BOOK_TIMEOUT_MS', { infer: true }),
     };
-    this.pollers = sources.map((source) => new BookPoller(source, settings, store, nats, clock, upstream));
+    this.pollers = sources.map((source) => new BookPoller(source, settings, store, events, clock, upstream));
   }
 
   onApplicationBootstrap(): void {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SportsbookClient } from './sportsbook-client';
-import { parseSports } from './upstream';
+import { parseSports } from '../upstream';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,4 +1,4 @@
-import type { ParseResult } from './upstream';
+import type { ParseResult } from '../upstream';
 
 /** The outcome of one upstream request; a fault never throws. */
 export type FetchOutcome<T> =

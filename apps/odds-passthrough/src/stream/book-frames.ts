@@ -1,5 +1,5 @@
 import { deferredFrame, encodeFrame, frameBytes, type OutgoingFrame } from '@app/streaming';
-import type { MatchOdds } from '../book/book-view';
+import type { MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 
 /** The body of an `update` frame, kept beside its bytes so a slow client's updates can be merged. */

@@ -1,5 +1,6 @@
 import { Principal } from '@app/auth';
-import { type BookChange, type BookConfig, BookView, type MatchOdds } from '../book/book-view';
+import { type BookConfig, BookView } from '../book/book-view';
+import type { BookChange, MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 import type { BookFrame } from './book-frames';
 import { type BookSubscriber, BookSubscriptions } from './book-subscriptions';
@@ -141,8 +142,8 @@ describe('BookSubscriptions', () => {
   it('sends a snapshot on subscribe, then updates with the book view bytes, shared by all', () => {
     const a = connect([29]);
     const b = connect([29]);
-    subscriptions.handleFrame(a, '{"action":"subscribe","match":100}');
-    subscriptions.handleFrame(b, '{"action":"subscribe","match":100}');
+    subscriptions.subscribe(a, 100);
+    subscriptions.subscribe(b, 100);
     view.apply(100, 29, [selection('m1', 2, 150)], ['m2']);
     expect(a.frames[0]).toEqual({
       type: 'snapshot',
@@ -164,9 +165,9 @@ describe('BookSubscriptions', () => {
 
   it('refuses an ungranted sport and an unknown match with error frames, keeping other subscriptions', () => {
     const client = connect([29]);
-    subscriptions.handleFrame(client, '{"action":"subscribe","match":100}');
-    subscriptions.handleFrame(client, '{"action":"subscribe","match":300}');
-    subscriptions.handleFrame(client, '{"action":"subscribe","match":999}');
+    subscriptions.subscribe(client, 100);
+    subscriptions.subscribe(client, 300);
+    subscriptions.subscribe(client, 999);
     view.apply(100, 29, [selection('m1', 2)]);
     view.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.slice(1, 3)).toEqual([
@@ -178,15 +179,15 @@ describe('BookSubscriptions', () => {
 
   it('stops a match on unsubscribe', () => {
     const client = connect([29]);
-    subscriptions.handleFrame(client, '{"action":"subscribe","match":100}');
-    subscriptions.handleFrame(client, '{"action":"unsubscribe","match":100}');
+    subscriptions.subscribe(client, 100);
+    subscriptions.unsubscribe(client, 100);
     view.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['snapshot']);
   });
 
   it('subscribe_all covers granted sports only, including matches that appear later', () => {
     const client = connect([29]);
-    subscriptions.handleFrame(client, '{"action":"subscribe_all"}');
+    subscriptions.subscribeAll(client, undefined);
     expect(client.frames.map((frame) => frame.match_id)).toEqual([100, 200]);
     view.apply(400, 29, [selection('m9', 1)]);
     view.apply(500, 33, [selection('m9', 1)]);
@@ -199,7 +200,7 @@ describe('BookSubscriptions', () => {
 
   it('subscribe_all with a sport narrows it; an ungranted sport subscribes nothing', () => {
     const client = connect([29, 33]);
-    subscriptions.handleFrame(client, '{"action":"subscribe_all","sport":33}');
+    subscriptions.subscribeAll(client, 33);
     view.apply(100, 29, [selection('m1', 2)]);
     view.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.map((frame) => [frame.type, frame.match_id])).toEqual([
@@ -207,52 +208,35 @@ describe('BookSubscriptions', () => {
       ['update', 300],
     ]);
     const narrow = connect([29]);
-    subscriptions.handleFrame(narrow, '{"action":"subscribe_all","sport":33}');
+    subscriptions.subscribeAll(narrow, 33);
     view.apply(300, 33, [selection('m1', 3)]);
     expect(narrow.frames).toEqual([{ type: 'error', error: 'API key not permitted for sport 33' }]);
   });
 
   it('sends one frame per change to a client subscribed both ways', () => {
     const client = connect([29]);
-    subscriptions.handleFrame(client, '{"action":"subscribe","match":100}');
-    subscriptions.handleFrame(client, '{"action":"subscribe_all"}');
+    subscriptions.subscribe(client, 100);
+    subscriptions.subscribeAll(client, undefined);
     client.frames.length = 0;
     view.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['update']);
   });
 
-  it.each([
-    ['nope', 'malformed JSON: the frame is not valid JSON'],
-    ['{"action":"subscribe","match":"100"}', 'invalid match: expected an integer'],
-    ['{"action":"subscribe"}', 'missing field: match'],
-    ['{"action":"subscribe_all","sport":1.5}', 'invalid sport: expected an integer'],
-    ['{"match":1}', 'missing field: action'],
-    ['{"action":"buy"}', 'unknown action: "buy" (expected subscribe, unsubscribe, subscribe_all)'],
-  ])('answers %p with an error frame naming the problem', (text, error) => {
-    const client = connect([29]);
-    subscriptions.handleFrame(client, text);
-    expect(client.frames).toEqual([{ type: 'error', error }]);
-  });
-
-  it('sends one heartbeat frame to every client with the feed health', () => {
-    const a = connect([29]);
-    const b = connect([]);
-    subscriptions.heartbeat(1234);
+  it('builds heartbeats with the feed health at the moment of the beat', () => {
+    const first = subscriptions.heartbeat(1234);
     view.healthy = false;
-    subscriptions.heartbeat(2234);
-    expect(a.frames).toEqual([
+    const second = subscriptions.heartbeat(2234);
+    expect([first, second].map((frame) => JSON.parse(frame.data.toString()) as unknown)).toEqual([
       { type: 'heartbeat', ts: 1234, feed_healthy: true },
       { type: 'heartbeat', ts: 2234, feed_healthy: false },
     ]);
-    expect(a.sent[0].data).toBe(b.sent[0].data);
   });
 
   it('forgets a client on disconnect', () => {
     const client = connect([29]);
-    subscriptions.handleFrame(client, '{"action":"subscribe_all"}');
+    subscriptions.subscribeAll(client, undefined);
     subscriptions.disconnect(client);
     view.apply(100, 29, [selection('m1', 2)]);
-    subscriptions.heartbeat(1);
     expect(client.types()).toEqual(['snapshot', 'snapshot']);
     expect(subscriptions.clientCount).toBe(0);
   });

@@ -1,5 +1,6 @@
 import type { Principal } from '@app/auth';
-import type { BookChange, BookView } from '../book/book-view';
+import type { BookView } from '../book/book-view';
+import type { BookChange } from '../book/domain/match-odds';
 import {
   type BookFrame,
   errorFrameText,
@@ -8,7 +9,6 @@ import {
   snapshotFrame,
   updateFrame,
 } from './book-frames';
-import { parseBookStreamRequest } from './book-stream-message';
 
 /** A connected client as the subscriptions see it (a StreamConnection in production). */
 export interface BookSubscriber {
@@ -65,20 +65,6 @@ export class BookSubscriptions {
     this.clients.delete(subscriber);
   }
 
-  handleFrame(subscriber: BookSubscriber, text: string): void {
-    const state = this.clients.get(subscriber);
-    if (!state) return;
-    const request = parseBookStreamRequest(text);
-    if (!request.ok) {
-      subscriber.sendText(errorFrameText(request.error));
-      return;
-    }
-    const message = request.value;
-    if (message.action === 'subscribe_all') this.subscribeAll(subscriber, state, message.sport);
-    else if (message.action === 'subscribe') this.subscribe(subscriber, state, message.match);
-    else this.unsubscribe(subscriber, state, message.match);
-  }
-
   /** Fans out one applied change; `serialized` is its update frame, shared by every recipient. */
   publish(change: BookChange, serialized: string): void {
     if (change.book !== this.book) return;
@@ -106,14 +92,15 @@ export class BookSubscriptions {
     }
   }
 
-  /** One heartbeat for every client of the book, encoded once. */
-  heartbeat(ts: number): void {
-    if (this.clients.size === 0) return;
-    const frame = heartbeatFrame(ts, this.view.feedHealthy(this.book));
-    for (const subscriber of this.clients.keys()) subscriber.send(frame);
+  /** The book's heartbeat at `ts`: built once per beat for every client of the same period. */
+  heartbeat(ts: number): BookFrame {
+    return heartbeatFrame(ts, this.view.feedHealthy(this.book));
   }
 
-  private subscribe(subscriber: BookSubscriber, state: ClientState, matchId: number): void {
+  /** Follows one match: a snapshot now, then its updates; an unknown or ungranted match gets an error frame. */
+  subscribe(subscriber: BookSubscriber, matchId: number): void {
+    const state = this.clients.get(subscriber);
+    if (!state) return;
     const sportId = this.view.matchSport(this.book, matchId);
     const odds = sportId === undefined ? undefined : this.view.snapshot(this.book, matchId);
     if (sportId === undefined || !odds) {
@@ -134,11 +121,14 @@ export class BookSubscriptions {
     subscriber.send(snapshotFrame(odds));
   }
 
-  private unsubscribe(subscriber: BookSubscriber, state: ClientState, matchId: number): void {
-    if (state.matches.delete(matchId)) this.leave(subscriber, matchId);
+  unsubscribe(subscriber: BookSubscriber, matchId: number): void {
+    if (this.clients.get(subscriber)?.matches.delete(matchId)) this.leave(subscriber, matchId);
   }
 
-  private subscribeAll(subscriber: BookSubscriber, state: ClientState, sportId: number | undefined): void {
+  /** Follows every granted sport (now and later), or one sport: a snapshot of each match now, then changes. */
+  subscribeAll(subscriber: BookSubscriber, sportId: number | undefined): void {
+    const state = this.clients.get(subscriber);
+    if (!state) return;
     if (sportId !== undefined && !subscriber.principal.canSeeSportsbookSport(this.grant, sportId)) {
       subscriber.sendText(errorFrameText(`API key not permitted for sport ${sportId}`));
       return;

@@ -1,10 +1,17 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { StreamingModule } from '@app/streaming';
+import type { BookConfig } from '../book/book-view';
+import { createBookGateway } from './book-stream.gateway';
 import { BookStreamService } from './book-stream.service';
 
-/** Needs the global BookModule of the app for the book view. */
-@Module({
-  imports: [StreamingModule],
-  providers: [BookStreamService],
-})
-export class StreamModule {}
+/** The price stream of every configured book (api replicas); needs the app's global BookModule. */
+@Module({})
+export class StreamModule {
+  static forBooks(books: readonly BookConfig[]): DynamicModule {
+    return {
+      module: StreamModule,
+      imports: [StreamingModule],
+      providers: [BookStreamService, ...books.map(createBookGateway)],
+    };
+  }
+}

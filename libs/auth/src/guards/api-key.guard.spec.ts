@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ManualClock } from '@app/clock';
-import type { NatsClient } from '@app/messaging';
+import type { NatsLink } from '@app/messaging';
 import { ANY_VALID_KEY, allOf } from '../access-requirement';
 import { hashApiKey } from '../api-key';
 import { type AuthFailure, AuthError } from '../auth-failure';
@@ -117,11 +117,11 @@ interface TestRequest {
 
 function setup() {
   const findByHash = jest.fn((hash: string) => Promise.resolve(RECORDS.get(hash) ?? null));
-  const nats = { subscribe: () => () => undefined, onReconnect: () => () => undefined };
+  const nats = { onReconnect: () => () => undefined };
   const clock = new ManualClock(NOW);
   const registry = new KeyRegistry(
     { findByHash } as unknown as KeyStore,
-    nats as unknown as NatsClient,
+    nats as unknown as NatsLink,
     clock,
     { cacheTtlMs: 1000 },
   );

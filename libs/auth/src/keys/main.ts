@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { MessagingEnv, useStderrLogging, validateEnv } from '@app/config';
 import { buildDataSourceOptions, openDataSource } from '@app/database';
-import { NatsClient, parseNatsServers, Subjects } from '@app/messaging';
+import { NatsEventClient, NatsLink, parseNatsServers, Subjects } from '@app/messaging';
 import { AUTH_ENTITIES } from '../entities';
 import { CliError, parseKeysCommand } from './cli-args';
 import { KeyAdmin } from './key-admin';
@@ -28,7 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
   ).catch((error: unknown) => {
     throw new CliError(`database unavailable: ${error instanceof Error ? error.message : String(error)}`);
   });
-  const nats = new NatsClient({
+  const nats = new NatsLink({
     servers: parseNatsServers(env.NATS_URL),
     name: 'keys-cli',
     subjectPrefix: env.NATS_SUBJECT_PREFIX,
@@ -39,7 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
       now: () => new Date(),
       announce: async (event) => {
         if (await nats.waitUntilConnected(NATS_WAIT_MS)) {
-          nats.publish(Subjects.authKeysChanged, event);
+          await new NatsEventClient(nats).emitEvent(Subjects.authKeysChanged, event);
         } else {
           process.stderr.write(
             'NATS unreachable: running services apply this change when their key cache expires (AUTH_CACHE_TTL_MS)\n',

@@ -1,5 +1,5 @@
-import { cricketState, soccerState } from '../../ingest/upstream/livescores.fixtures';
-import type { CricketFormat } from '../../ingest/upstream/livescores.types';
+import { cricketState, soccerState } from '../../../../../test/fixtures-live/livescores-bodies';
+import type { CricketFormat } from '../../upstream/livescores.types';
 import { buildSnapshot, resolveMatchType, type SnapshotContext } from './build-snapshot';
 
 const producedAt = new Date('2026-11-21T15:23:11.640Z');

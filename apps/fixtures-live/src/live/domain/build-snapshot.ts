@@ -7,8 +7,8 @@ import type {
   UpstreamCricketState,
   UpstreamLiveState,
   UpstreamSoccerState,
-} from '../../ingest/upstream/livescores.types';
-import { SOCCER_STAT_KEYS } from '../../ingest/upstream/livescores.types';
+} from '../../upstream/livescores.types';
+import { SOCCER_STAT_KEYS } from '../../upstream/livescores.types';
 import { decodeCricketEvent, decodePhase, incidentLabel, incidentType } from './code-tables';
 import { parseCricketScore } from './cricket-score';
 import type {

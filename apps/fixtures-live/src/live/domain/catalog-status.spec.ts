@@ -1,5 +1,5 @@
-import { cricketState, soccerState } from '../../ingest/upstream/livescores.fixtures';
-import type { CricketFormat } from '../../ingest/upstream/livescores.types';
+import { cricketState, soccerState } from '../../../../../test/fixtures-live/livescores-bodies';
+import type { CricketFormat } from '../../upstream/livescores.types';
 import { catalogStatusFromLiveState, catalogStatusFromProvider, isFrozenAtStumps } from './catalog-status';
 import { CATALOG_STATUSES } from './snapshot.types';
 

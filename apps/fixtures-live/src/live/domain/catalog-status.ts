@@ -1,8 +1,4 @@
-import type {
-  CricketFormat,
-  UpstreamLiveState,
-  UpstreamMatchStatus,
-} from '../../ingest/upstream/livescores.types';
+import type { CricketFormat, UpstreamLiveState, UpstreamMatchStatus } from '../../upstream/livescores.types';
 import type { CatalogStatus } from './snapshot.types';
 
 /** Provider statuses whose matches are stored but never shown. */

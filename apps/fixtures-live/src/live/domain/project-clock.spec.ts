@@ -1,5 +1,5 @@
-import { cricketState, soccerState } from '../../ingest/upstream/livescores.fixtures';
-import type { UpstreamSoccerClock } from '../../ingest/upstream/livescores.types';
+import { cricketState, soccerState } from '../../../../../test/fixtures-live/livescores-bodies';
+import type { UpstreamSoccerClock } from '../../upstream/livescores.types';
 import { buildSnapshot, type SnapshotContext } from './build-snapshot';
 import { projectClock } from './project-clock';
 import type { SoccerSnapshot } from './snapshot.types';

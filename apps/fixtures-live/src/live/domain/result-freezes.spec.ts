@@ -1,5 +1,5 @@
-import { cricketState, soccerState } from '../../ingest/upstream/livescores.fixtures';
-import type { UpstreamCricketState, UpstreamSoccerState } from '../../ingest/upstream/livescores.types';
+import { cricketState, soccerState } from '../../../../../test/fixtures-live/livescores-bodies';
+import type { UpstreamCricketState, UpstreamSoccerState } from '../../upstream/livescores.types';
 import { buildSnapshot, type SnapshotContext } from './build-snapshot';
 import { resultFreezes } from './result-freezes';
 

@@ -1,4 +1,4 @@
-import type { CricketFormat } from '../../ingest/upstream/livescores.types';
+import type { CricketFormat } from '../../upstream/livescores.types';
 import type { CricketSnapshot, LiveSnapshot, SoccerSnapshot } from './snapshot.types';
 
 /** Which result snapshots are already stored for the match. */

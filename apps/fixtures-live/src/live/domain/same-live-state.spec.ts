@@ -1,11 +1,11 @@
-import { parseLiveEnvelope } from '../../ingest/upstream/livescores.parsers';
+import { parseLiveEnvelope } from '../../upstream/livescores.parsers';
 import {
   cricketState,
   rawEnvelope,
   rawSoccerState,
   soccerState,
-} from '../../ingest/upstream/livescores.fixtures';
-import type { UpstreamLiveState } from '../../ingest/upstream/livescores.types';
+} from '../../../../../test/fixtures-live/livescores-bodies';
+import type { UpstreamLiveState } from '../../upstream/livescores.types';
 import { sameLiveState } from './same-live-state';
 
 function parsedState(body: unknown): UpstreamLiveState {

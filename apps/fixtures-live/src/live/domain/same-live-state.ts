@@ -1,4 +1,4 @@
-import type { UpstreamLiveState } from '../../ingest/upstream/livescores.types';
+import type { UpstreamLiveState } from '../../upstream/livescores.types';
 
 /**
  * True when two upstream states say the same thing. The provider re-sends

@@ -1,4 +1,4 @@
-import type { SoccerStatKey } from '../../ingest/upstream/livescores.types';
+import type { SoccerStatKey } from '../../upstream/livescores.types';
 
 /**
  * Public live snapshots (fixtures-live specification, section 2), without

@@ -1,4 +1,4 @@
-import type { UpstreamMarket, UpstreamMatchup } from '../../ingest/upstream';
+import type { UpstreamMarket, UpstreamMatchup } from '../../upstream';
 import {
   aMatchup,
   aMoneyline,
@@ -7,11 +7,15 @@ import {
   aSpread,
   aTeamTotal,
   aTotal,
-} from '../../ingest/upstream/sportsbook.factory';
-import type { BookChange } from '../book-view';
-import { BookState, type BookDiff, type SeedMatch } from './book-state';
+} from '../../../../../test/odds-passthrough/sportsbook-factory';
+import type { BookChange } from './match-odds';
+import type { BookDiff, SeedMatch } from './book-diff';
+import { BookState } from './book-state';
 import * as resolution from './market-resolution';
 import type { Selection } from './selection';
+
+/** A delta that changes no market: the poll only re-lists matchups. */
+const NO_MARKET_CHANGES = { markets: [], withdrawn: [] };
 
 const SOCCER = 29;
 const MATCH = 1601234567;
@@ -235,11 +239,10 @@ describe('BookState: versions', () => {
     expect(full(state, [], T0 + 1, [aMatchup({ version: 13 })]).matches).toEqual([]);
     const live = full(state, [], T0 + 2, [aMatchup({ version: 14, is_live: true })]);
     expect(live.matches).toEqual([expect.objectContaining({ is_live: true, version: T0 + 2 })]);
-    const renamed = state.applyMatchups(
-      SOCCER,
-      { leagues: [{ id: 1980, name: 'EPL' }], matchups: [aMatchup({ version: 14, is_live: true })] },
-      T0 + 3,
-    );
+    const renamed = state.applyDelta(SOCCER, NO_MARKET_CHANGES, T0 + 3, {
+      leagues: [{ id: 1980, name: 'EPL' }],
+      matchups: [aMatchup({ version: 14, is_live: true })],
+    });
     expect(renamed.matches).toEqual([expect.objectContaining({ league_name: 'EPL', version: T0 + 3 })]);
     expect(renamed.leaguesChanged).toEqual([SOCCER]);
   });
@@ -316,7 +319,10 @@ describe('BookState: lines and withdrawals', () => {
     const state = labelled();
     full(state, [aMoneyline(), aTotal(), aSpecialMarket()], T0, [aMatchup(), aSpecial()]);
     const keys = new Set(state.matchOdds(MATCH, T0)!.selections.map((s) => s.market_key));
-    const diff = state.applyMatchups(SOCCER, { leagues: LEAGUES, matchups: [aSpecial()] }, T0 + 1);
+    const diff = state.applyDelta(SOCCER, NO_MARKET_CHANGES, T0 + 1, {
+      leagues: LEAGUES,
+      matchups: [aSpecial()],
+    });
     expect(diff.removedMatches).toEqual([{ id: MATCH, sportId: SOCCER }]);
     const change = changeOf(diff);
     expect(change).toMatchObject({ matchRemoved: true, selections: [], ts: T0 + 1 });
@@ -333,7 +339,10 @@ describe('BookState: lines and withdrawals', () => {
     const other = aMatchup({ id: 7, participants: [{ id: 71, alignment: 'home', name: 'Spurs' }] });
     const early = aMoneyline({ matchup_id: 7 });
     expect(state.applyDelta(SOCCER, { markets: [early], withdrawn: [] }, T0 + 1).changes).toEqual([]);
-    const diff = state.applyMatchups(SOCCER, { leagues: LEAGUES, matchups: [aMatchup(), other] }, T0 + 2);
+    const diff = state.applyDelta(SOCCER, NO_MARKET_CHANGES, T0 + 2, {
+      leagues: LEAGUES,
+      matchups: [aMatchup(), other],
+    });
     const change = changeOf(diff, 7);
     expect(change.matchAdded).toBe(true);
     expect(change.selections.map((s) => s.bet_name)).toEqual(['Spurs', 'away', 'Draw']);

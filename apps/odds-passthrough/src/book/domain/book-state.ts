@@ -4,207 +4,32 @@ import type {
   UpstreamMatchup,
   UpstreamPeriodLabel,
   UpstreamSport,
-  UpstreamWithdrawn,
-} from '../../ingest/upstream';
-import type { BookChange, MatchOdds } from '../book-view';
+} from '../../upstream';
+import type {
+  BookDiff,
+  BookLeague,
+  BookSport,
+  FullLoad,
+  MarketsDelta,
+  MatchupsLoad,
+  SeedMatch,
+} from './book-diff';
+import type { BookChange, MatchOdds } from './match-odds';
 import { CutoffQueue } from './cutoff-queue';
+import {
+  type HeldMarket,
+  type HeldMatch,
+  type MatchPass,
+  sameAsSeed,
+  sameMatchup,
+  toSelections,
+} from './held-book';
 import { marketKeyOf } from './market-key';
-import { resolveMarket, sameResolved, type ResolvedMarket } from './market-resolution';
+import { resolveMarket, sameResolved } from './market-resolution';
 import { matchFields, sameMatchFields, type PublicMatch, type PublicMatchFields } from './public-match';
 import type { Selection } from './selection';
 import { selectionsAt } from './selection-status';
 import { nextVersion } from './version';
-
-export interface BookSport {
-  readonly id: number;
-  readonly name: string;
-}
-
-export interface BookLeague {
-  readonly id: number;
-  readonly name: string;
-  readonly sport_id: number;
-}
-
-export interface RemovedMatch {
-  readonly id: number;
-  readonly sportId: number;
-}
-
-/** What one call changed, for persistence and publication. */
-export interface BookDiff {
-  /** One entry per match whose markets changed, or that appeared or went away. */
-  readonly changes: BookChange[];
-  /** Match objects that appeared or changed, each with a greater match version. */
-  readonly matches: PublicMatch[];
-  readonly removedMatches: RemovedMatch[];
-  readonly sportsChanged: boolean;
-  /** Sports whose league list changed. */
-  readonly leaguesChanged: number[];
-}
-
-/** A market as last persisted, so a restarted process continues its versions. */
-export interface SeedMarket {
-  readonly marketKey: string;
-  readonly version: number;
-  /**
-   * The selections last published; when given, a market that comes back unchanged keeps
-   * its version and is not announced again.
-   */
-  readonly selections?: readonly Selection[];
-}
-
-/** A match as last persisted. */
-export interface SeedMatch {
-  readonly match: PublicMatch;
-  readonly ts: number;
-  readonly markets: readonly SeedMarket[];
-}
-
-export interface FullLoad {
-  readonly leagues: readonly UpstreamLeague[];
-  readonly matchups: readonly UpstreamMatchup[];
-  readonly markets: readonly UpstreamMarket[];
-}
-
-export interface MatchupsLoad {
-  readonly leagues: readonly UpstreamLeague[];
-  readonly matchups: readonly UpstreamMatchup[];
-}
-
-export interface MarketsDelta {
-  readonly markets: readonly UpstreamMarket[];
-  readonly withdrawn: readonly UpstreamWithdrawn[];
-}
-
-/*
- * Held objects are created with every field present, so all of them share one hidden
- * class and the hot loops over 100,000 markets stay monomorphic.
- */
-interface HeldMarket {
-  readonly bookKey: string;
-  readonly match: HeldMatch;
-  wire: UpstreamMarket;
-  /** `wire.version`, kept here so the no-change path does not touch the old wire object. */
-  bookVersion: number;
-  /** What clients were last told; undefined until first published. */
-  published: ResolvedMarket | undefined;
-  locked: boolean;
-  version: number;
-  selections: Selection[];
-  seenGen: number;
-  /** Set once withdrawn, so a stale entry of `HeldMatch.listed` is never matched. */
-  removed: boolean;
-  /** The cutoff this market waits for in the queue, while it is unlocked. */
-  queuedAt: number | undefined;
-}
-
-interface HeldMatch {
-  readonly id: number;
-  sportId: number;
-  /** Undefined for a match only known from the seed, until the book lists it again. */
-  matchup: UpstreamMatchup | undefined;
-  published: PublicMatch | undefined;
-  ts: number;
-  /** By the book's own key. */
-  readonly markets: Map<string, HeldMarket>;
-  /** Published markets by market_key. */
-  readonly byKey: Map<string, HeldMarket>;
-  /** Last version issued per market_key, withdrawn keys included, so a key never goes back. */
-  readonly versions: Map<string, number>;
-  /** Seeded markets not yet seen again since the restart. */
-  readonly seeded: Map<string, SeedMarket>;
-  seenGen: number;
-  /**
-   * Markets in the order of the last full listing. The book lists in a stable order, so the
-   * next full poll is matched by position, and the keyed map is only asked on a miss.
-   */
-  listed: HeldMarket[];
-  /**
-   * While a full poll reads this match: the next position of `listed` to compare, and where
-   * the new order is written. The new order is written in place, behind the read position.
-   */
-  listingGen: number;
-  readAt: number;
-  writeAt: number;
-}
-
-interface MatchPass {
-  added: boolean;
-  removed: boolean;
-  fieldsDirty: boolean;
-  readonly dirty: Set<HeldMarket>;
-  readonly removedKeys: Set<string>;
-  readonly selections: Selection[];
-}
-
-function sameAsSeed(resolved: ResolvedMarket, locked: boolean, seed: readonly Selection[]): boolean {
-  if (seed.length !== resolved.outcomes.length) return false;
-  const status = locked ? 'locked' : 'unlocked';
-  for (let i = 0; i < seed.length; i++) {
-    const s = seed[i];
-    const o = resolved.outcomes[i];
-    if (
-      s.market_key !== resolved.marketKey ||
-      s.market_name !== resolved.name ||
-      s.period !== resolved.period ||
-      s.cutoff_at !== resolved.cutoffAt ||
-      s.limit !== resolved.limit ||
-      s.status !== status ||
-      s.bet_name !== o.bet_name ||
-      s.line !== o.line ||
-      s.price !== o.price
-    ) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** Field by field, without allocating: a re-listing of thousands of matchups is mostly unchanged. */
-function sameMatchup(a: UpstreamMatchup, b: UpstreamMatchup): boolean {
-  if (
-    a.version !== b.version ||
-    a.league_id !== b.league_id ||
-    a.type !== b.type ||
-    a.parent_id !== b.parent_id ||
-    a.is_live !== b.is_live ||
-    a.start_time !== b.start_time ||
-    a.special?.description !== b.special?.description ||
-    a.participants.length !== b.participants.length ||
-    a.periods.length !== b.periods.length
-  ) {
-    return false;
-  }
-  for (let i = 0; i < a.participants.length; i++) {
-    const x = a.participants[i];
-    const y = b.participants[i];
-    if (x.id !== y.id || x.alignment !== y.alignment || x.name !== y.name) return false;
-  }
-  for (let i = 0; i < a.periods.length; i++) {
-    const x = a.periods[i];
-    const y = b.periods[i];
-    if (x.number !== y.number || x.status !== y.status || x.cutoff_at !== y.cutoff_at) return false;
-  }
-  return true;
-}
-
-function toSelections(resolved: ResolvedMarket, locked: boolean, version: number): Selection[] {
-  const status = locked ? 'locked' : 'unlocked';
-  return resolved.outcomes.map((o) => ({
-    market_key: resolved.marketKey,
-    market_name: resolved.name,
-    period: resolved.period,
-    bet_name: o.bet_name,
-    ...(o.line === undefined ? {} : { line: o.line }),
-    price: o.price,
-    decimal: o.decimal,
-    status,
-    version,
-    cutoff_at: resolved.cutoffAt,
-    limit: resolved.limit,
-  }));
-}
 
 /**
  * The current state of one sportsbook, as the ingest sees it, and the diff engine that
@@ -349,23 +174,6 @@ export class BookState {
     const pass = this.beginPass();
     this.loadMatchups(sportId, load, pass);
     this.loadMarkets(sportId, load.markets, pass);
-    return this.commit(pass, now);
-  }
-
-  /**
-   * A re-listing of leagues and matchups only, between market deltas: new matchups appear,
-   * unlisted ones are withdrawn with all their markets.
-   */
-  applyMatchups(sportId: number, load: MatchupsLoad, now: number): BookDiff {
-    const pass = this.beginPass();
-    this.loadMatchups(sportId, load, pass);
-    return this.commit(pass, now);
-  }
-
-  /** A full market list of one sport against the matchups already held. */
-  applyMarkets(sportId: number, markets: readonly UpstreamMarket[], now: number): BookDiff {
-    const pass = this.beginPass();
-    this.loadMarkets(sportId, markets, pass);
     return this.commit(pass, now);
   }
 

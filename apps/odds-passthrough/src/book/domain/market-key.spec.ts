@@ -1,4 +1,4 @@
-import { aMoneyline, aSpread, aTotal } from '../../ingest/upstream/sportsbook.factory';
+import { aMoneyline, aSpread, aTotal } from '../../../../../test/odds-passthrough/sportsbook-factory';
 import { marketKeyOf } from './market-key';
 
 describe('marketKeyOf', () => {

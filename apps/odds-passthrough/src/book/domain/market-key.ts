@@ -1,4 +1,4 @@
-import type { UpstreamMarket } from '../../ingest/upstream';
+import type { UpstreamMarket } from '../../upstream';
 
 /**
  * Our market_key: the book's key plus the market's line set, read from the prices'

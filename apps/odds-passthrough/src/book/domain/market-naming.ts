@@ -4,7 +4,7 @@ import type {
   UpstreamMatchup,
   UpstreamParticipant,
   UpstreamPrice,
-} from '../../ingest/upstream';
+} from '../../upstream';
 
 const MARKET_LABELS: Record<UpstreamMarketType, string> = {
   moneyline: 'Money Line',

@@ -6,7 +6,7 @@ import {
   aSpread,
   aTeamTotal,
   aTotal,
-} from '../../ingest/upstream/sportsbook.factory';
+} from '../../../../../test/odds-passthrough/sportsbook-factory';
 import { resolveMarket, sameResolved } from './market-resolution';
 
 const labels = new Map([

@@ -1,4 +1,4 @@
-import type { UpstreamMarket, UpstreamMatchup } from '../../ingest/upstream';
+import type { UpstreamMarket, UpstreamMatchup } from '../../upstream';
 import { americanToDecimal } from './decimal-odds';
 import { marketKeyOf } from './market-key';
 import { betName, marketName, type PeriodLabels } from './market-naming';

@@ -1,6 +1,6 @@
-import type { UpstreamMatchup } from '../../ingest/upstream';
+import type { UpstreamMatchup } from '../../upstream';
 
-/** The match object served by REST (field names fixed by decisions.md). */
+/** The match object served by REST; its field names are part of the public contract. */
 export interface PublicMatch {
   readonly id: number;
   readonly sport_id: number;

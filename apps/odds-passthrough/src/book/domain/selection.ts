@@ -1,4 +1,4 @@
-/** One bettable outcome, in the public shape of the odds specification. */
+/** One bettable outcome, in its public shape (the REST and stream `selections` items). */
 export interface Selection {
   readonly market_key: string;
   readonly market_name: string;

@@ -55,7 +55,7 @@ describe('OddsExceptionFilter', () => {
     expect(rendered.body).toEqual({ error: expect.any(String) as unknown });
   });
 
-  it('words an AuthError as the odds specification does', () => {
+  it('words an AuthError with the public error texts', () => {
     expect(render(new AuthError({ kind: 'missing_scope', mode: 'all', scopes: ['odds'] }))).toEqual({
       status: 403,
       body: { error: 'missing required scope: odds' },

@@ -1,0 +1,209 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
+import {
+  DynamicSubjects,
+  NATS_RECONNECT_BACKOFF,
+  NatsEventClient,
+  NatsLink,
+  positionHeaders,
+} from '@app/messaging';
+import type { FixturesEnv } from '../config/fixtures.env';
+import { LiveChangeLog } from '../live/live-change-log';
+import { describeFault } from './livescores-client';
+import { type LiveWrite, LiveWriter } from './live-writer';
+
+/** A match's newest applied state, waiting for its turn in the change log. */
+interface PendingChange {
+  readonly sportId: number;
+  readonly frameData: Uint8Array;
+  readonly write: LiveWrite;
+  /** Stored already without a position, because the log could not take it at once. */
+  stored: boolean;
+}
+
+interface MatchSlot {
+  pending?: PendingChange;
+  running: boolean;
+  attempt: number;
+}
+
+/**
+ * The ingest's way out for live states. Each state is appended to the change
+ * log first, which gives it its `seq`; then it goes out on the match's live
+ * subject with that position in headers, and is stored with it. One append
+ * runs per match at a time, so a match's frames keep `seq` order and each
+ * names the one before it (`prev_seq`); states that arrive meanwhile collapse
+ * to the newest, since each is a whole snapshot. While NATS cannot take it,
+ * the newest state is stored at once without a position and retried: soon,
+ * and at once when the connection comes back (stream clients expect the next
+ * change within a second of NATS answering again).
+ */
+@Injectable()
+export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(LiveChangePublisher.name);
+  private readonly slots = new Map<number, MatchSlot>();
+  private readonly lastSeq = new Map<number, number>();
+  private ready?: Promise<void>;
+  private ensuring?: Promise<void>;
+  private readonly wakers = new Set<() => void>();
+  private failing = false;
+  private detachReconnect?: () => void;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: ConfigService<FixturesEnv, true>,
+    private readonly log: LiveChangeLog,
+    private readonly events: NatsEventClient,
+    private readonly writer: LiveWriter,
+    private readonly nats: NatsLink,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.get('ROLE', { infer: true }) === 'api') return;
+    this.ready = this.prepareLog();
+    this.detachReconnect = this.nats.onReconnect(() => {
+      // The server may need a moment before JetStream answers: retry from the shortest delay.
+      for (const slot of this.slots.values()) slot.attempt = 0;
+      this.wakeAll();
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    this.detachReconnect?.();
+    this.wakeAll();
+  }
+
+  /** The position the match's stored state had when this process first read it. */
+  recall(matchId: number, changeSeq: number | null): void {
+    if (changeSeq !== null && !this.lastSeq.has(matchId)) this.lastSeq.set(matchId, changeSeq);
+  }
+
+  /** Publishes and stores a visible match's state; `frameData` is the frame's `data` JSON. */
+  publish(matchId: number, sportId: number, frameData: Uint8Array, write: LiveWrite): void {
+    let slot = this.slots.get(matchId);
+    if (!slot) {
+      slot = { running: false, attempt: 0 };
+      this.slots.set(matchId, slot);
+    }
+    slot.pending = { sportId, frameData, write, stored: false };
+    if (!slot.running) void this.run(matchId, slot);
+  }
+
+  /** True while some state waits for the log (tests and shutdown use it). */
+  get busy(): boolean {
+    for (const slot of this.slots.values()) if (slot.pending || slot.running) return true;
+    return false;
+  }
+
+  private async run(matchId: number, slot: MatchSlot): Promise<void> {
+    slot.running = true;
+    try {
+      while (slot.pending && !this.stopped) {
+        const change = slot.pending;
+        slot.pending = undefined;
+        try {
+          await this.ready;
+          await this.append(matchId, change);
+          slot.attempt = 0;
+          if (this.failing) {
+            this.failing = false;
+            this.logger.log('The change log takes states again');
+          }
+        } catch (error) {
+          if (!change.stored) {
+            change.stored = true;
+            this.writer.write(matchId, change.write);
+          }
+          slot.pending ??= change;
+          if (!this.failing) {
+            this.failing = true;
+            this.logger.warn(
+              `The change log refused a state (${describeFault(error)}); states are stored and retried`,
+            );
+          }
+          // A NATS that lost its store has no stream any more: check it before the next attempt.
+          const ready = this.ensureLog();
+          ready.catch(() => undefined);
+          this.ready = ready;
+          await this.pause(backoffDelay(slot.attempt++, NATS_RECONNECT_BACKOFF));
+        }
+      }
+    } finally {
+      slot.running = false;
+    }
+    if (!slot.pending) this.slots.delete(matchId);
+  }
+
+  private async append(matchId: number, change: PendingChange): Promise<void> {
+    const prevSeq = this.lastSeq.get(matchId) ?? null;
+    const seq = await this.log.append(
+      DynamicSubjects.fixturesLog(change.sportId, matchId),
+      change.frameData,
+      prevSeq,
+    );
+    this.lastSeq.set(matchId, seq);
+    this.events.emitFrame(
+      DynamicSubjects.fixturesLive(change.sportId, matchId),
+      change.frameData,
+      positionHeaders({ seq, prevSeq }),
+    );
+    this.writer.write(matchId, { ...change.write, changeSeq: seq, prevChangeSeq: prevSeq });
+  }
+
+  /** Waits `ms`, or less when NATS reconnects or the process stops. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.wakers.add(done);
+    });
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** One check of the stream for every match that failed at once. */
+  private ensureLog(): Promise<void> {
+    this.ensuring ??= this.log.ensure().finally(() => (this.ensuring = undefined));
+    return this.ensuring;
+  }
+
+  /**
+   * Creates the log, then makes sure its next `seq` is above every position
+   * stored: a NATS whose store was lost would otherwise start again at 1.
+   */
+  private async prepareLog(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.log.ensure();
+        break;
+      } catch (error) {
+        const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
+        this.logger.warn(
+          `Preparing the change log failed (${describeFault(error)}); retrying in ${delay} ms`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+    try {
+      const rows = await this.db.query<Array<{ top: string | null }>>(
+        'SELECT max(change_seq)::text AS top FROM fixtures.live_snapshots',
+      );
+      await this.log.raiseFloor(Number(rows[0]?.top ?? 0));
+    } catch (error) {
+      // Without PostgreSQL the floor stays unchecked; publishing live matters more than this rare repair.
+      this.logger.warn(`Checking the change log against stored positions failed (${describeFault(error)})`);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, type NatsContext, Payload } from '@nestjs/microservices';
+import { bookOfSubject, DynamicSubjects, NatsLink, unqualifySubject } from '@app/messaging';
+import { SharedBookView } from './shared-book-view';
+
+/** What the odds ingests publish, for every book; the subject names the book. */
+@Controller()
+export class BookChangesController {
+  constructor(
+    private readonly view: SharedBookView,
+    private readonly nats: NatsLink,
+  ) {}
+
+  @EventPattern(DynamicSubjects.oddsMatchAny)
+  onMatchChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.view.onMatchChange(this.bookOf(context), data);
+  }
+
+  @EventPattern(DynamicSubjects.oddsCatalogAny)
+  onCatalogChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.view.onCatalogChange(this.bookOf(context), data);
+  }
+
+  @EventPattern(DynamicSubjects.oddsHealthAny)
+  onFeedHealth(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.view.onFeedHealth(this.bookOf(context), data);
+  }
+
+  private bookOf(context: NatsContext): string {
+    return bookOfSubject(unqualifySubject(this.nats.subjectPrefix, context.getSubject()));
+  }
+}

@@ -1,0 +1,135 @@
+import type { UpstreamMarket, UpstreamMatchup } from '../../upstream';
+import type { SeedMarket } from './book-diff';
+import type { ResolvedMarket } from './market-resolution';
+import type { PublicMatch } from './public-match';
+import type { Selection } from './selection';
+
+/*
+ * The ingest book's own records of what it holds (BookState's internals,
+ * shared with nothing else). Held objects are created with every field present, so all of them share one hidden
+ * class and the hot loops over 100,000 markets stay monomorphic.
+ */
+export interface HeldMarket {
+  readonly bookKey: string;
+  readonly match: HeldMatch;
+  wire: UpstreamMarket;
+  /** `wire.version`, kept here so the no-change path does not touch the old wire object. */
+  bookVersion: number;
+  /** What clients were last told; undefined until first published. */
+  published: ResolvedMarket | undefined;
+  locked: boolean;
+  version: number;
+  selections: Selection[];
+  seenGen: number;
+  /** Set once withdrawn, so a stale entry of `HeldMatch.listed` is never matched. */
+  removed: boolean;
+  /** The cutoff this market waits for in the queue, while it is unlocked. */
+  queuedAt: number | undefined;
+}
+
+export interface HeldMatch {
+  readonly id: number;
+  sportId: number;
+  /** Undefined for a match only known from the seed, until the book lists it again. */
+  matchup: UpstreamMatchup | undefined;
+  published: PublicMatch | undefined;
+  ts: number;
+  /** By the book's own key. */
+  readonly markets: Map<string, HeldMarket>;
+  /** Published markets by market_key. */
+  readonly byKey: Map<string, HeldMarket>;
+  /** Last version issued per market_key, withdrawn keys included, so a key never goes back. */
+  readonly versions: Map<string, number>;
+  /** Seeded markets not yet seen again since the restart. */
+  readonly seeded: Map<string, SeedMarket>;
+  seenGen: number;
+  /**
+   * Markets in the order of the last full listing. The book lists in a stable order, so the
+   * next full poll is matched by position, and the keyed map is only asked on a miss.
+   */
+  listed: HeldMarket[];
+  /**
+   * While a full poll reads this match: the next position of `listed` to compare, and where
+   * the new order is written. The new order is written in place, behind the read position.
+   */
+  listingGen: number;
+  readAt: number;
+  writeAt: number;
+}
+
+export interface MatchPass {
+  added: boolean;
+  removed: boolean;
+  fieldsDirty: boolean;
+  readonly dirty: Set<HeldMarket>;
+  readonly removedKeys: Set<string>;
+  readonly selections: Selection[];
+}
+
+export function sameAsSeed(resolved: ResolvedMarket, locked: boolean, seed: readonly Selection[]): boolean {
+  if (seed.length !== resolved.outcomes.length) return false;
+  const status = locked ? 'locked' : 'unlocked';
+  for (let i = 0; i < seed.length; i++) {
+    const s = seed[i];
+    const o = resolved.outcomes[i];
+    if (
+      s.market_key !== resolved.marketKey ||
+      s.market_name !== resolved.name ||
+      s.period !== resolved.period ||
+      s.cutoff_at !== resolved.cutoffAt ||
+      s.limit !== resolved.limit ||
+      s.status !== status ||
+      s.bet_name !== o.bet_name ||
+      s.line !== o.line ||
+      s.price !== o.price
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Field by field, without allocating: a re-listing of thousands of matchups is mostly unchanged. */
+export function sameMatchup(a: UpstreamMatchup, b: UpstreamMatchup): boolean {
+  if (
+    a.version !== b.version ||
+    a.league_id !== b.league_id ||
+    a.type !== b.type ||
+    a.parent_id !== b.parent_id ||
+    a.is_live !== b.is_live ||
+    a.start_time !== b.start_time ||
+    a.special?.description !== b.special?.description ||
+    a.participants.length !== b.participants.length ||
+    a.periods.length !== b.periods.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.participants.length; i++) {
+    const x = a.participants[i];
+    const y = b.participants[i];
+    if (x.id !== y.id || x.alignment !== y.alignment || x.name !== y.name) return false;
+  }
+  for (let i = 0; i < a.periods.length; i++) {
+    const x = a.periods[i];
+    const y = b.periods[i];
+    if (x.number !== y.number || x.status !== y.status || x.cutoff_at !== y.cutoff_at) return false;
+  }
+  return true;
+}
+
+export function toSelections(resolved: ResolvedMarket, locked: boolean, version: number): Selection[] {
+  const status = locked ? 'locked' : 'unlocked';
+  return resolved.outcomes.map((o) => ({
+    market_key: resolved.marketKey,
+    market_name: resolved.name,
+    period: resolved.period,
+    bet_name: o.bet_name,
+    ...(o.line === undefined ? {} : { line: o.line }),
+    price: o.price,
+    decimal: o.decimal,
+    status,
+    version,
+    cutoff_at: resolved.cutoffAt,
+    limit: resolved.limit,
+  }));
+}

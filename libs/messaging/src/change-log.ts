@@ -1,0 +1,191 @@
+import {
+  DiscardPolicy,
+  headers,
+  type MsgHdrs,
+  nanos,
+  RetentionPolicy,
+  type SeqMsgRequest,
+  StorageType,
+} from 'nats';
+import type { NatsLink } from './nats-link';
+import { qualifySubject, unqualifySubject } from './subject-prefix';
+
+/** Headers of a live message: its `seq`, and the `seq` of the match's previous change (absent when none). */
+export const SEQ_HEADER = 'Seq';
+export const PREV_SEQ_HEADER = 'Prev-Seq';
+
+/** Where a change sits in its log, as stream frames carry it. */
+export interface ChangePosition {
+  readonly seq: number;
+  readonly prevSeq: number | null;
+}
+
+/**
+ * An append waits this long for JetStream's acknowledgement. One sent just as
+ * the connection dropped gets no answer; failing it soon lets the caller retry
+ * on the new connection instead of waiting out the client's 5 s default.
+ */
+const APPEND_TIMEOUT_MS = 1_000;
+
+/** Changes replayed for one resume at most; a longer gap is answered with a snapshot instead. */
+const MAX_REPLAY = 5_000;
+
+export interface ChangeLogOptions {
+  /** Stream name without the deployment prefix, e.g. `FIXTURES_LIVE`. */
+  readonly name: string;
+  /** Subjects it retains, without the deployment prefix, e.g. `fixtures.log.>`. */
+  readonly subjects: string;
+  /** How long a change stays replayable; the extensions ask for at least 120 s. */
+  readonly retentionMs: number;
+}
+
+/** One retained change: `seq` is its position in the log, the same on every replica. */
+export interface LoggedChange {
+  readonly seq: number;
+  readonly prevSeq: number | null;
+  /** Without the deployment prefix. */
+  readonly subject: string;
+  readonly data: Uint8Array;
+}
+
+/**
+ * A change log of one scope (fixtures-live, or one sportsbook) kept by NATS
+ * JetStream: the stream's sequence is the `seq` clients see, so it is assigned
+ * once, by the server, when the ingest appends, and is equal everywhere.
+ * Retention is the stream's max age; replay reads retained messages of one
+ * subject from a position (docs/adr/012-change-log-in-jetstream.md).
+ */
+export class ChangeLog {
+  readonly streamName: string;
+
+  constructor(
+    private readonly link: NatsLink,
+    private readonly options: ChangeLogOptions,
+  ) {
+    const prefix = link.subjectPrefix;
+    this.streamName = `${prefix ? `${prefix}_` : ''}${options.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  }
+
+  /** Creates the stream, or brings an existing one to these subjects and retention. */
+  async ensure(): Promise<void> {
+    const manager = await this.link.jetStreamManager();
+    const config = {
+      name: this.streamName,
+      subjects: [qualifySubject(this.link.subjectPrefix, this.options.subjects)],
+      max_age: nanos(this.options.retentionMs),
+    };
+    try {
+      const info = await manager.streams.info(this.streamName);
+      if (info.config.max_age !== config.max_age || info.config.subjects?.[0] !== config.subjects[0]) {
+        await manager.streams.update(this.streamName, { ...info.config, ...config });
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await manager.streams.add({
+        ...config,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+      });
+    }
+  }
+
+  /** Appends a change and resolves with its `seq`; rejects when NATS or the stream cannot take it. */
+  async append(subject: string, data: Uint8Array, prevSeq: number | null): Promise<number> {
+    let meta: MsgHdrs | undefined;
+    if (prevSeq !== null) {
+      meta = headers();
+      meta.set(PREV_SEQ_HEADER, String(prevSeq));
+    }
+    const ack = await this.link.jetStream().publish(qualifySubject(this.link.subjectPrefix, subject), data, {
+      headers: meta,
+      timeout: APPEND_TIMEOUT_MS,
+    });
+    return ack.seq;
+  }
+
+  /** The newest `seq` appended (0 while the log is empty). */
+  async lastSeq(): Promise<number> {
+    const manager = await this.link.jetStreamManager();
+    return (await manager.streams.info(this.streamName)).state.last_seq;
+  }
+
+  /**
+   * Makes the next `seq` greater than `seq`. A log whose store was lost starts
+   * again at 1; clients hold positions from before, and `seq` must only grow.
+   */
+  async raiseFloor(seq: number): Promise<void> {
+    if ((await this.lastSeq()) >= seq) return;
+    const manager = await this.link.jetStreamManager();
+    await manager.streams.purge(this.streamName, { seq: seq + 1 });
+  }
+
+  /**
+   * Every retained change of `subject` after `afterSeq`, oldest first; null
+   * when the log cannot prove it still holds all of them (the position is
+   * older than retention, ahead of the log, or the gap is too long to replay).
+   */
+  async replay(subject: string, afterSeq: number): Promise<LoggedChange[] | null> {
+    const manager = await this.link.jetStreamManager();
+    const { state } = await manager.streams.info(this.streamName);
+    if (afterSeq > state.last_seq || afterSeq + 1 < state.first_seq) return null;
+    const qualified = qualifySubject(this.link.subjectPrefix, subject);
+    const changes: LoggedChange[] = [];
+    for (let next = afterSeq + 1; next <= state.last_seq;) {
+      if (changes.length >= MAX_REPLAY) return null;
+      let message;
+      try {
+        message = await manager.streams.getMessage(this.streamName, nextOf(qualified, next));
+      } catch (error) {
+        if (isNotFound(error)) break;
+        throw error;
+      }
+      if (message.seq > state.last_seq) break;
+      const prev = message.header?.get(PREV_SEQ_HEADER);
+      changes.push({
+        seq: message.seq,
+        prevSeq: prev ? Number(prev) : null,
+        subject: unqualifySubject(this.link.subjectPrefix, message.subject),
+        data: message.data,
+      });
+      next = message.seq + 1;
+    }
+    // The oldest retained change may have aged out while this ran.
+    const first = (await manager.streams.info(this.streamName)).state.first_seq;
+    return afterSeq + 1 < first ? null : changes;
+  }
+}
+
+/** Headers announcing a logged change on a live subject. */
+export function positionHeaders(position: ChangePosition): MsgHdrs {
+  const meta = headers();
+  meta.set(SEQ_HEADER, String(position.seq));
+  if (position.prevSeq !== null) meta.set(PREV_SEQ_HEADER, String(position.prevSeq));
+  return meta;
+}
+
+/** The position a live message's headers carry; null for a message without one. */
+export function positionOf(meta: MsgHdrs | undefined): ChangePosition | null {
+  const seq = Number(meta?.get(SEQ_HEADER) || NaN);
+  if (!Number.isSafeInteger(seq) || seq < 1) return null;
+  const prev = Number(meta?.get(PREV_SEQ_HEADER) || NaN);
+  return { seq, prevSeq: Number.isSafeInteger(prev) && prev > 0 ? prev : null };
+}
+
+/**
+ * The first message of `subject` at or after `seq`. The server's MSG.GET takes
+ * `next_by_subj` (since 2.9); nats.js types it only on the direct API, which
+ * needs streams created with `allow_direct`.
+ */
+function nextOf(subject: string, seq: number): SeqMsgRequest {
+  return { seq, next_by_subj: subject } as SeqMsgRequest;
+}
+
+function isNotFound(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    ((error as { code?: string }).code === '404' ||
+      /not found/i.test((error as { message?: string }).message ?? ''))
+  );
+}

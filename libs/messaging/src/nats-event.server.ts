@@ -1,0 +1,76 @@
+import type { INestApplication } from '@nestjs/common';
+import { ServerNats, Transport } from '@nestjs/microservices';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import { NatsLink } from './nats-link';
+import { qualifySubject } from './subject-prefix';
+import { JSON_SUBJECTS } from './subjects';
+
+/**
+ * What a handler receives for a message: the payload of a typed subject,
+ * parsed (undefined when malformed), or the raw bytes of a frame subject,
+ * forwarded without being parsed. The wire carries the payload alone, not
+ * Nest's `{pattern, data}` envelope, so the keys CLI and every other
+ * publisher speak plain NATS.
+ */
+export function decodeEvent(channel: string, value: Uint8Array): { pattern: string; data: unknown } {
+  if (!JSON_SUBJECTS.has(channel)) return { pattern: channel, data: value };
+  try {
+    return { pattern: channel, data: JSON.parse(Buffer.from(value).toString('utf8')) as unknown };
+  } catch {
+    return { pattern: channel, data: undefined };
+  }
+}
+
+/**
+ * Nest's NATS transport (`@EventPattern` handlers of a hybrid application) on
+ * the process's one `NatsLink`: subscriptions carry the deployment prefix, are
+ * made on every new connection, and the application starts whether or not
+ * NATS answers yet. Every replica gets every event: no queue group.
+ */
+export class NatsEventServer extends ServerNats {
+  override readonly transportId = Transport.NATS;
+  private readonly subscribed: Subscription[] = [];
+  private detach?: () => void;
+
+  constructor(private readonly link: NatsLink) {
+    super({});
+    this.deserializer = {
+      deserialize: (value: Uint8Array, options?: { channel: string }) =>
+        decodeEvent(options?.channel ?? '', value),
+    };
+  }
+
+  override listen(callback: (error?: unknown) => void): Promise<void> {
+    this.detach = this.link.onConnection((connection) => this.bind(connection));
+    callback();
+    return Promise.resolve();
+  }
+
+  override close(): Promise<void> {
+    this.detach?.();
+    for (const subscription of this.subscribed.splice(0)) subscription.unsubscribe();
+    return Promise.resolve();
+  }
+
+  private bind(connection: NatsConnection): void {
+    this.subscribed.splice(0);
+    for (const channel of this.messageHandlers.keys()) {
+      this.subscribed.push(
+        connection.subscribe(qualifySubject(this.link.subjectPrefix, channel), {
+          callback: (error, message: Msg) => {
+            if (error) this.logger.error(error.message);
+            else
+              this.handleMessage(channel, message).catch((failure: unknown) => {
+                this.logger.error(`A handler of ${channel} failed: ${String(failure)}`);
+              });
+          },
+        }),
+      );
+    }
+  }
+}
+
+/** Makes an application hybrid: its `@EventPattern` handlers listen on NATS once `startAllMicroservices` runs. */
+export function connectNatsEvents(app: INestApplication): void {
+  app.connectMicroservice({ strategy: app.get(NatsEventServer) });
+}

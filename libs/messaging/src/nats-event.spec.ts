@@ -1,0 +1,37 @@
+import { encodeEvent } from './nats-event.client';
+import { decodeEvent } from './nats-event.server';
+import { qualifySubject, unqualifySubject } from './subject-prefix';
+import { bookOfSubject, DynamicSubjects, Subjects } from './subjects';
+
+describe('NATS events on the wire', () => {
+  it('sends frame bytes untouched and typed events as their JSON, with no envelope', () => {
+    const frame = Buffer.from('{"type":"update","match_id":7}');
+    expect(encodeEvent(frame)).toBe(frame);
+    expect(Buffer.from(encodeEvent({ teamIds: ['a'] })).toString()).toBe('{"teamIds":["a"]}');
+  });
+
+  it('hands handlers the parsed payload of a typed subject, undefined when malformed', () => {
+    const bytes = Buffer.from('{"change":"key","keyId":"k","at":"2026-11-25T00:00:00Z"}');
+    expect(decodeEvent(Subjects.authKeysChanged, bytes)).toEqual({
+      pattern: Subjects.authKeysChanged,
+      data: { change: 'key', keyId: 'k', at: '2026-11-25T00:00:00Z' },
+    });
+    expect(decodeEvent(Subjects.authKeysChanged, Buffer.from('{nope'))).toEqual({
+      pattern: Subjects.authKeysChanged,
+      data: undefined,
+    });
+  });
+
+  it('hands handlers the bytes of a frame subject as they came', () => {
+    const bytes = Buffer.from('{"match_id":1}');
+    expect(decodeEvent(DynamicSubjects.fixturesLiveAll, bytes).data).toBe(bytes);
+  });
+
+  it('prefixes subjects per deployment and reads the book back from a subject', () => {
+    expect(qualifySubject('it_1', 'odds.book.match.29.7')).toBe('it_1.odds.book.match.29.7');
+    expect(qualifySubject('', 'odds.book.health')).toBe('odds.book.health');
+    expect(unqualifySubject('it_1', 'it_1.odds.other.catalog')).toBe('odds.other.catalog');
+    expect(unqualifySubject('it_1', 'odds.book.health')).toBe('odds.book.health');
+    expect(bookOfSubject('odds.other.match.29.7')).toBe('other');
+  });
+});

@@ -212,14 +212,16 @@ describe('AsyncAPI document of the odds-passthrough stream', () => {
       validates(example[0], example[1].payload);
     }
     const odds = { match_id: 9, sport_id: 29, ts: 1763712000000, selections: [SELECTION] };
-    validates(sent.snapshot, frame(snapshotFrame(odds).data));
+    validates(sent.snapshot, frame(snapshotFrame(odds, { seq: 7, prevSeq: null }).data));
     const update = {
       ...odds,
       selections: [{ ...SELECTION, status: 'locked' as const }],
       removed_market_keys: ['k'],
     };
-    validates(sent.update, frame(updateFrame(update, JSON.stringify({ type: 'update', ...update })).data));
-    validates(sent.heartbeat, frame(heartbeatFrame(1763712000000, false).data));
+    const position = { seq: 8, prevSeq: 7 };
+    const text = JSON.stringify({ type: 'update', seq: 8, prev_seq: 7, ...update });
+    validates(sent.update, frame(updateFrame(update, text, position).data));
+    validates(sent.heartbeat, frame(heartbeatFrame(1763712000000, 8, false).data));
     validates(sent.error, JSON.parse(bookErrorFrame('API key not permitted for sport 33')));
     const { decimal: _dropped, ...withoutDecimal } = SELECTION;
     expect(

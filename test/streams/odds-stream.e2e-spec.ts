@@ -130,6 +130,8 @@ describe('odds stream /v1/book/data', () => {
     const snapshot = await client.next(isSnapshotOf(MATCH));
     expect(snapshot).toEqual({
       type: 'snapshot',
+      seq: expect.any(Number) as unknown,
+      prev_seq: snapshot.prev_seq === null ? null : (expect.any(Number) as unknown),
       match_id: MATCH,
       sport_id: SOCCER,
       ts: expect.any(Number) as unknown,
@@ -162,6 +164,9 @@ describe('odds stream /v1/book/data', () => {
     expect(changed[0].version).toBeGreaterThan(moneyline?.version ?? Infinity);
     expect(update.removed_market_keys).toEqual([]);
     expect(update.ts).toBeGreaterThanOrEqual(snapshot.ts as number);
+    // The match's next change names the one the snapshot included.
+    expect(update.seq).toBeGreaterThan(snapshot.seq as number);
+    expect(update.prev_seq).toBe(snapshot.seq);
 
     const beforeWithdraw = client.frames.length;
     book.withdrawMarket(SOCCER, MATCH, 's;0;ou;2.5');
@@ -269,7 +274,12 @@ describe('odds stream /v1/book/data', () => {
   it('sends heartbeats whose feed_healthy goes false while the book fails and true once it recovers', async () => {
     const client = await open(soccerOnly);
     const healthy = await client.next((frame) => frame.type === 'heartbeat');
-    expect(healthy).toEqual({ type: 'heartbeat', ts: clock.now(), feed_healthy: true });
+    expect(healthy).toEqual({
+      type: 'heartbeat',
+      ts: clock.now(),
+      seq: expect.any(Number) as unknown,
+      feed_healthy: true,
+    });
     book.setFault({ status: 500 });
     try {
       clock.advance(5_000);

@@ -90,8 +90,13 @@ export class ChangeLog {
     }
   }
 
-  /** Appends a change and resolves with its `seq`; rejects when NATS or the stream cannot take it. */
-  async append(subject: string, data: Uint8Array, prevSeq: number | null): Promise<number> {
+  /**
+   * Appends a change and resolves with its `seq`; rejects when NATS or the
+   * stream cannot take it. With `id`, an append retried after an answer was
+   * lost is recognised by the stream (its duplicate window) and keeps the
+   * first `seq` instead of being logged twice.
+   */
+  async append(subject: string, data: Uint8Array, prevSeq: number | null, id?: string): Promise<number> {
     let meta: MsgHdrs | undefined;
     if (prevSeq !== null) {
       meta = headers();
@@ -100,6 +105,7 @@ export class ChangeLog {
     const ack = await this.link.jetStream().publish(qualifySubject(this.link.subjectPrefix, subject), data, {
       headers: meta,
       timeout: APPEND_TIMEOUT_MS,
+      ...(id === undefined ? {} : { msgID: id }),
     });
     return ack.seq;
   }

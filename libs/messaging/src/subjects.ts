@@ -68,6 +68,15 @@ export const DynamicSubjects = {
     `odds.${book}.match.${sportId}.${matchId}`,
   /** Every book's match changes; the book is the subject's second token (`bookOfSubject`). */
   oddsMatchAny: 'odds.*.match.>',
+  /**
+   * The same payload, appended to the book's change log (JetStream) before it
+   * goes out on `oddsMatch` with `Seq` and `Prev-Seq` headers.
+   */
+  oddsLog: (book: string, sportId: number, matchId: number): string =>
+    `odds.${book}.log.${sportId}.${matchId}`,
+  /** One book's whole change log, or one sport of it. */
+  oddsLogOf: (book: string, sportId?: number): string =>
+    sportId === undefined ? `odds.${book}.log.>` : `odds.${book}.log.${sportId}.*`,
   /** Payload: sports, leagues and match objects that changed in that book (odds-passthrough ADR 004). */
   oddsCatalog: (book: string): string => `odds.${book}.catalog`,
   oddsCatalogAny: 'odds.*.catalog',

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, type NatsContext, Payload } from '@nestjs/microservices';
-import { bookOfSubject, DynamicSubjects, NatsLink, unqualifySubject } from '@app/messaging';
+import type { MsgHdrs } from 'nats';
+import { bookOfSubject, DynamicSubjects, NatsLink, positionOf, unqualifySubject } from '@app/messaging';
 import { SharedBookView } from './shared-book-view';
 
 /** What the odds ingests publish, for every book; the subject names the book. */
@@ -13,7 +14,8 @@ export class BookChangesController {
 
   @EventPattern(DynamicSubjects.oddsMatchAny)
   onMatchChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
-    this.view.onMatchChange(this.bookOf(context), data);
+    const meta = context.getHeaders() as MsgHdrs | undefined;
+    this.view.onMatchChange(this.bookOf(context), data, positionOf(meta));
   }
 
   @EventPattern(DynamicSubjects.oddsCatalogAny)

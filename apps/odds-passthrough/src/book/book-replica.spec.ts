@@ -53,8 +53,11 @@ describe('BookReplica', () => {
   it('applies a first frame as an added match and forwards its exact bytes', () => {
     replica.applyCatalog({ matches: [match(1)] });
     const text = frame(1, 100, [selection('m', 5)]);
-    const applied = replica.applyFrame(text);
-    expect(applied?.frame).toBe(text);
+    const applied = replica.applyFrame(text, { seq: 41, prevSeq: null });
+    expect(applied?.frame).toBe(
+      text.replace('{"type":"update",', '{"type":"update","seq":41,"prev_seq":null,'),
+    );
+    expect(applied?.position).toEqual({ seq: 41, prevSeq: null });
     expect(applied?.change).toEqual(
       expect.objectContaining({ matchId: 1, sportId: 29, ts: 100, matchAdded: true, matchRemoved: false }),
     );
@@ -64,18 +67,23 @@ describe('BookReplica', () => {
       ts: 100,
       selections: [selection('m', 5)],
     });
-    expect(replica.applyFrame(frame(1, 200, [selection('m', 6, { price: 160 })]))?.change.matchAdded).toBe(
-      false,
-    );
+    expect(
+      replica.applyFrame(frame(1, 200, [selection('m', 6, { price: 160 })]), null)?.change.matchAdded,
+    ).toBe(false);
   });
 
   it('ignores a market whose version is not greater than the one held, and re-serialises a partial frame', () => {
-    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]));
-    expect(replica.applyFrame(frame(1, 100, [selection('a', 5)]))).toBeUndefined();
-    const applied = replica.applyFrame(frame(1, 150, [selection('a', 4, { price: 999 }), selection('b', 6)]));
+    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]), null);
+    expect(replica.applyFrame(frame(1, 100, [selection('a', 5)]), null)).toBeUndefined();
+    const applied = replica.applyFrame(
+      frame(1, 150, [selection('a', 4, { price: 999 }), selection('b', 6)]),
+      null,
+    );
     expect(applied?.change.selections.map((s) => [s.market_key, s.version])).toEqual([['b', 6]]);
     expect(JSON.parse(applied?.frame ?? '{}')).toEqual({
       type: 'update',
+      seq: 1,
+      prev_seq: null,
       match_id: 1,
       sport_id: 29,
       ts: 150,
@@ -86,7 +94,7 @@ describe('BookReplica', () => {
   });
 
   it('reports a selection locked once its cutoff has passed, keeping the stored version and price', () => {
-    replica.applyFrame(frame(1, 100, [selection('m', 5)]));
+    replica.applyFrame(frame(1, 100, [selection('m', 5)]), null);
     expect(replica.snapshot(1, CUTOFF_MS - 1)?.selections[0].status).toBe('unlocked');
     const after = replica.snapshot(1, CUTOFF_MS)?.selections[0];
     expect(after).toEqual(selection('m', 5, { status: 'locked' }));
@@ -94,19 +102,19 @@ describe('BookReplica', () => {
 
   it('removes withdrawn markets, and a whole match withdrawn through the catalog', () => {
     replica.applyCatalog({ matches: [match(1)] });
-    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]));
-    const removed = replica.applyFrame(frame(1, 110, [], ['a']));
+    replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]), null);
+    const removed = replica.applyFrame(frame(1, 110, [], ['a']), null);
     expect(removed?.change.removedMarketKeys).toEqual(['a']);
     expect(replica.snapshot(1, BEFORE)?.selections.map((s) => s.market_key)).toEqual(['b']);
 
     replica.applyCatalog({ removed_matches: [1] });
     expect(replica.matches()).toEqual([]);
-    const last = replica.applyFrame(frame(1, 120, [], ['b']));
+    const last = replica.applyFrame(frame(1, 120, [], ['b']), null);
     expect(last?.change).toEqual(expect.objectContaining({ matchRemoved: true, removedMarketKeys: ['b'] }));
     expect(replica.snapshot(1, BEFORE)).toBeUndefined();
     expect(replica.matchIds()).toEqual([]);
     // A late duplicate of the removal does not bring the match back.
-    expect(replica.applyFrame(frame(1, 120, [], ['b']))).toBeUndefined();
+    expect(replica.applyFrame(frame(1, 120, [], ['b']), null)).toBeUndefined();
     expect(replica.matchSport(1)).toBeUndefined();
   });
 
@@ -189,8 +197,8 @@ describe('BookReplica', () => {
   });
 
   it('ignores frames that are not update frames', () => {
-    expect(replica.applyFrame('not json')).toBeUndefined();
-    expect(replica.applyFrame('{"type":"snapshot"}')).toBeUndefined();
+    expect(replica.applyFrame('not json', null)).toBeUndefined();
+    expect(replica.applyFrame('{"type":"snapshot"}', null)).toBeUndefined();
     expect(
       replica.applyFrame(
         JSON.stringify({
@@ -201,7 +209,46 @@ describe('BookReplica', () => {
           selections: [{}],
           removed_market_keys: [],
         }),
+        null,
       ),
     ).toBeUndefined();
+  });
+
+  describe('change-log positions', () => {
+    it('sends each change with its position and ignores one at or below what it holds', () => {
+      replica.applyCatalog({ matches: [match(1)] });
+      replica.applyFrame(frame(1, 100, [selection('a', 5)]), { seq: 10, prevSeq: null });
+      const next = replica.applyFrame(frame(1, 110, [selection('a', 6)]), { seq: 12, prevSeq: 10 });
+      expect(JSON.parse(next?.frame ?? '{}')).toMatchObject({ type: 'update', seq: 12, prev_seq: 10 });
+      expect(
+        replica.applyFrame(frame(1, 120, [selection('a', 7)]), { seq: 12, prevSeq: 10 }),
+      ).toBeUndefined();
+      expect(replica.position(1)).toEqual({ seq: 12, prevSeq: 10 });
+      expect(replica.newestSeq).toBe(12);
+    });
+
+    it('loads stored positions, keeping a newer one heard live, and reports unlogged states as the log start', () => {
+      replica.applyCatalog({ matches: [match(1), match(2)] });
+      replica.applyFrame(frame(1, 100, [selection('a', 5)]), { seq: 30, prevSeq: 20 });
+      replica.load(
+        {
+          sports: [],
+          leagues: [],
+          matches: [
+            { info: match(1), ts: 100, position: { seq: 20, prevSeq: null } },
+            { info: match(2), ts: 100, position: null },
+            { info: match(3), ts: 100, position: { seq: 25, prevSeq: 5 } },
+          ],
+          markets: [],
+        },
+        false,
+      );
+      expect([replica.position(1), replica.position(2), replica.position(3)]).toEqual([
+        { seq: 30, prevSeq: 20 },
+        { seq: 1, prevSeq: null },
+        { seq: 25, prevSeq: 5 },
+      ]);
+      expect(replica.newestSeq).toBe(30);
+    });
   });
 });

@@ -1,6 +1,7 @@
+import type { ChangePosition } from '@app/messaging';
 import type { BookChange, MatchOdds } from './domain/match-odds';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
-import { isFeedHealthy, serializeUpdateFrame } from './book-wire';
+import { isFeedHealthy, positionedUpdateText, serializeUpdateFrame, UNLOGGED } from './book-wire';
 import { groupByMarket, type Selection } from './domain/selection';
 
 interface MarketEntry {
@@ -18,6 +19,8 @@ interface MatchEntry {
   announced: boolean;
   /** The catalog withdrew it; the next frame is its last. */
   removing: boolean;
+  /** Its newest change's place in the book's change log; null while it has none. */
+  position: ChangePosition | null;
 }
 
 /** One stored market, as read back from shared state. */
@@ -32,6 +35,8 @@ export interface StoredMarket {
 export interface StoredMatch {
   readonly info: MatchInfo;
   readonly ts: number;
+  /** Its newest change's place in the book's change log; null or absent before its first append. */
+  readonly position?: ChangePosition | null;
 }
 
 /** The whole shared state of one book. */
@@ -45,8 +50,9 @@ export interface StoredBook {
 
 export interface AppliedChange {
   readonly change: BookChange;
-  /** The `update` frame for exactly `change`, serialised once. */
+  /** The `update` frame for exactly `change`, with its position, serialised once. */
   readonly frame: string;
+  readonly position: ChangePosition;
 }
 
 /**
@@ -60,8 +66,20 @@ export class BookReplica {
   private readonly leagueMap = new Map<number, LeagueInfo>();
   private readonly matchMap = new Map<number, MatchEntry>();
   private health?: FeedHealthMessage;
+  private newest = 0;
 
   constructor(readonly book: string) {}
+
+  /** The newest change-log position this replica has applied (0 before any). */
+  get newestSeq(): number {
+    return this.newest;
+  }
+
+  /** Where the match's state stands in the change log; unlogged states count as the log's start. */
+  position(matchId: number): ChangePosition | undefined {
+    const entry = this.matchMap.get(matchId);
+    return entry && !entry.removing ? (entry.position ?? UNLOGGED) : undefined;
+  }
 
   sports(): readonly SportInfo[] {
     return this.sportList;
@@ -140,16 +158,23 @@ export class BookReplica {
   }
 
   /**
-   * Applies one `update` frame from the ingest. Returns what a subscriber must
-   * see, with the original bytes when all of it applied, or undefined when it
-   * held nothing new (a replay of what the replica already had).
+   * Applies one `update` frame from the ingest, at `position` in the book's
+   * change log. Returns what a subscriber must see, with the original bytes
+   * when all of it applied, or undefined when it held nothing new (a replay
+   * of what the replica already had, or a position it has passed).
    */
-  applyFrame(text: string): AppliedChange | undefined {
+  applyFrame(text: string, position: ChangePosition | null): AppliedChange | undefined {
     const frame = parseFrame(text);
     if (!frame) return undefined;
     // A frame without selections for an unknown match is the tail of a removal already applied.
     if (frame.selections.length === 0 && !this.matchMap.has(frame.match_id)) return undefined;
+    const known = this.matchMap.get(frame.match_id)?.position;
+    if (position && known && position.seq <= known.seq) return undefined;
     const entry = this.entry(frame.match_id, frame.sport_id);
+    if (position) {
+      entry.position = position;
+      this.newest = Math.max(this.newest, position.seq);
+    }
     const matchAdded = !entry.announced;
     const matchRemoved = entry.removing;
     entry.announced = true;
@@ -191,9 +216,13 @@ export class BookReplica {
       matchAdded,
     };
     const exact = !skipped && entry.ts === frame.ts;
+    const at = entry.position ?? UNLOGGED;
     return {
       change,
-      frame: exact ? text : serializeUpdateFrame(frame.match_id, frame.sport_id, entry.ts, applied, removed),
+      position: at,
+      frame: exact
+        ? positionedUpdateText(text, at)
+        : serializeUpdateFrame(frame.match_id, frame.sport_id, entry.ts, applied, removed, at),
     };
   }
 
@@ -210,7 +239,10 @@ export class BookReplica {
 
     const previous = new Map(this.matchMap);
     this.matchMap.clear();
-    for (const { info, ts } of stored.matches) {
+    for (const { info, ts, position } of stored.matches) {
+      const held = previous.get(info.id)?.position;
+      // A position heard live may be ahead of the stored one, written after the publication.
+      const newer = held && (!position || held.seq > position.seq) ? held : (position ?? null);
       this.matchMap.set(info.id, {
         sportId: info.sport_id,
         ts,
@@ -218,7 +250,9 @@ export class BookReplica {
         markets: new Map(),
         announced: true,
         removing: false,
+        position: newer,
       });
+      if (newer) this.newest = Math.max(this.newest, newer.seq);
     }
     for (const market of stored.markets) {
       const entry = this.matchMap.get(market.matchId);
@@ -240,11 +274,24 @@ export class BookReplica {
       }
       for (const key of before?.markets.keys() ?? []) if (!entry.markets.has(key)) removed.push(key);
       if (before && selections.length === 0 && removed.length === 0 && before.ts === entry.ts) continue;
-      changes.push(this.change(id, entry.sportId, entry.ts, selections, removed, false, !before));
+      changes.push(
+        this.change(id, entry.sportId, entry.ts, selections, removed, false, !before, entry.position),
+      );
     }
     for (const [id, before] of previous) {
       if (this.matchMap.has(id)) continue;
-      changes.push(this.change(id, before.sportId, before.ts, [], [...before.markets.keys()], true, false));
+      changes.push(
+        this.change(
+          id,
+          before.sportId,
+          before.ts,
+          [],
+          [...before.markets.keys()],
+          true,
+          false,
+          before.position,
+        ),
+      );
     }
     return changes;
   }
@@ -257,8 +304,11 @@ export class BookReplica {
     removed: string[],
     matchRemoved: boolean,
     matchAdded: boolean,
+    position: ChangePosition | null,
   ): AppliedChange {
+    const at = position ?? UNLOGGED;
     return {
+      position: at,
       change: {
         book: this.book,
         matchId,
@@ -269,14 +319,14 @@ export class BookReplica {
         matchRemoved,
         matchAdded,
       },
-      frame: serializeUpdateFrame(matchId, sportId, ts, selections, removed),
+      frame: serializeUpdateFrame(matchId, sportId, ts, selections, removed, at),
     };
   }
 
   private entry(matchId: number, sportId: number): MatchEntry {
     let entry = this.matchMap.get(matchId);
     if (!entry) {
-      entry = { sportId, ts: 0, markets: new Map(), announced: false, removing: false };
+      entry = { sportId, ts: 0, markets: new Map(), announced: false, removing: false, position: null };
       this.matchMap.set(matchId, entry);
     }
     return entry;

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { StoredBook, StoredMarket, StoredMatch } from './book-replica';
 import type { FeedHealthMessage, MatchInfo, SportInfo, SportLeagues } from './book-wire';
 import type { Selection } from './domain/selection';
+import type { ChangePosition } from '@app/messaging';
 
 /** Rows per statement, so a full load of a large book never builds one giant query. */
 const BATCH = 2000;
@@ -18,6 +19,12 @@ export interface BookWrite {
   readonly removedMatches: readonly number[];
   readonly markets: readonly StoredMarket[];
   readonly removedMarkets: readonly { readonly matchId: number; readonly marketKey: string }[];
+  /** Change-log positions of matches published since the previous write (never lowered). */
+  readonly positions?: readonly MatchPosition[];
+}
+
+export interface MatchPosition extends ChangePosition {
+  readonly matchId: number;
 }
 
 /** The shared current state of the books in PostgreSQL (schema `odds`). */
@@ -36,10 +43,9 @@ export class BookStore {
         `SELECT id, sport_id, name FROM odds.leagues WHERE book = $1 ORDER BY id`,
         [book],
       ),
-      this.dataSource.query<{ body: MatchInfo; ts: string }[]>(
-        `SELECT body, ts FROM odds.matches WHERE book = $1`,
-        [book],
-      ),
+      this.dataSource.query<
+        { body: MatchInfo; ts: string; change_seq: string | null; prev_change_seq: string | null }[]
+      >(`SELECT body, ts, change_seq, prev_change_seq FROM odds.matches WHERE book = $1`, [book]),
       this.dataSource.query<
         { match_id: string; market_key: string; version: string; selections: Selection[] }[]
       >(
@@ -54,7 +60,17 @@ export class BookStore {
     return {
       sports: sports.map((row) => ({ id: Number(row.id), name: row.name })),
       leagues: leagues.map((row) => ({ id: Number(row.id), name: row.name, sport_id: Number(row.sport_id) })),
-      matches: matches.map((row) => ({ info: row.body, ts: Number(row.ts) })),
+      matches: matches.map((row) => ({
+        info: row.body,
+        ts: Number(row.ts),
+        position:
+          row.change_seq === null
+            ? null
+            : {
+                seq: Number(row.change_seq),
+                prevSeq: row.prev_change_seq === null ? null : Number(row.prev_change_seq),
+              },
+      })),
       markets: markets.map((row) => ({
         matchId: Number(row.match_id),
         marketKey: row.market_key,
@@ -136,7 +152,24 @@ export class BookStore {
           ],
         );
       }
+      for (const rows of chunks(change.positions ?? [])) {
+        await manager.query(
+          `UPDATE odds.matches m SET change_seq = p.seq, prev_change_seq = p.prev
+           FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS p(id, seq, prev)
+           WHERE m.book = $1 AND m.id = p.id AND (m.change_seq IS NULL OR m.change_seq < p.seq)`,
+          [book, rows.map((r) => r.matchId), rows.map((r) => r.seq), rows.map((r) => r.prevSeq)],
+        );
+      }
     });
+  }
+
+  /** The newest change-log position stored for the book (0 when none). */
+  async topPosition(book: string): Promise<number> {
+    const rows = await this.dataSource.query<{ top: string | null }[]>(
+      `SELECT max(change_seq)::text AS top FROM odds.matches WHERE book = $1`,
+      [book],
+    );
+    return Number(rows[0]?.top ?? 0);
   }
 
   async writeHealth(book: string, health: FeedHealthMessage): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ChangePosition } from '@app/messaging';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
 
@@ -47,6 +48,8 @@ export interface FeedHealthMessage {
 /** The `update` frame of the stream, which is also the payload of `DynamicSubjects.oddsMatch`. */
 export interface UpdateFrame {
   readonly type: 'update';
+  readonly seq?: number;
+  readonly prev_seq?: number | null;
   readonly match_id: number;
   readonly sport_id: number;
   readonly ts: number;
@@ -54,15 +57,41 @@ export interface UpdateFrame {
   readonly removed_market_keys: readonly string[];
 }
 
+/**
+ * The position of a state that never reached the change log (stored before
+ * positions existed): the log's start, so a client resuming from it is
+ * answered with a snapshot unless every change since is still retained.
+ */
+export const UNLOGGED: ChangePosition = { seq: 1, prevSeq: null };
+
+const UPDATE_PREFIX = '{"type":"update",';
+
+/** The stream's text of an update the ingest published, with its position after `type`. */
+export function positionedUpdateText(published: string, position: ChangePosition): string {
+  if (!published.startsWith(UPDATE_PREFIX)) throw new Error('not an update frame');
+  return `${UPDATE_PREFIX}${positionFields(position)}${published.slice(UPDATE_PREFIX.length)}`;
+}
+
+/** `"seq":N,"prev_seq":P,` as frames carry them right after their type. */
+export function positionFields(position: ChangePosition): string {
+  return `"seq":${position.seq},"prev_seq":${position.prevSeq ?? 'null'},`;
+}
+
+/**
+ * An `update` frame; with a position, as the stream sends it, without, as
+ * the ingest publishes it (the position then travels in message headers).
+ */
 export function serializeUpdateFrame(
   matchId: number,
   sportId: number,
   ts: number,
   selections: readonly Selection[],
   removedMarketKeys: readonly string[],
+  position?: ChangePosition,
 ): string {
   const frame: UpdateFrame = {
     type: 'update',
+    ...(position ? { seq: position.seq, prev_seq: position.prevSeq } : {}),
     match_id: matchId,
     sport_id: sportId,
     ts,

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { UpstreamMonitor } from '@app/observability';
 import type { BookSource } from '../config/books';
 import type { OddsEnv } from '../config/odds.env';
+import { BookChangeLogs } from './book-change-logs';
 import { BookChangesController } from './book-changes.controller';
 import { BOOK_SOURCES } from './book-sources';
 import { BookStore } from './book-store';
@@ -40,10 +41,11 @@ export class BookModule implements OnModuleInit {
           }),
         },
         BookStore,
+        BookChangeLogs,
         SharedBookView,
         { provide: BookView, useExisting: SharedBookView },
       ],
-      exports: [BOOK_SOURCES, BookStore, SharedBookView, BookView],
+      exports: [BOOK_SOURCES, BookStore, BookChangeLogs, SharedBookView, BookView],
     };
   }
 }

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { backoffDelay, Clock } from '@app/clock';
-import { NatsLink } from '@app/messaging';
+import { type ChangePosition, NatsLink } from '@app/messaging';
 import { type AppliedChange, BookReplica } from './book-replica';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
 import { BookStore } from './book-store';
-import { type BookConfig, BookView } from './book-view';
-import type { BookChange, MatchOdds } from './domain/match-odds';
+import { type BookChangeListener, type BookConfig, BookView } from './book-view';
+import type { MatchOdds } from './domain/match-odds';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
 
 export const BOOK_VIEW_OPTIONS = Symbol('BOOK_VIEW_OPTIONS');
@@ -15,8 +15,6 @@ export interface BookViewOptions {
   readonly enabled: boolean;
   readonly pollMs: number;
 }
-
-type Listener = (change: BookChange, updateFrame: string) => void;
 
 interface ReplicaHandle {
   readonly replica: BookReplica;
@@ -37,7 +35,7 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
   private readonly logger = new Logger(SharedBookView.name);
   private readonly decoder = new TextDecoder();
   private readonly handles = new Map<string, ReplicaHandle>();
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Set<BookChangeListener>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -74,6 +72,14 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     return this.handles.get(book)?.replica.snapshot(matchId, this.clock.now());
   }
 
+  matchPosition(book: string, matchId: number): ChangePosition | undefined {
+    return this.handles.get(book)?.replica.position(matchId);
+  }
+
+  newestSeq(book: string): number {
+    return this.handles.get(book)?.replica.newestSeq ?? 0;
+  }
+
   matchSport(book: string, matchId: number): number | undefined {
     return this.handles.get(book)?.replica.matchSport(matchId);
   }
@@ -82,7 +88,7 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     return this.handles.get(book)?.replica.matchIds(sportId) ?? [];
   }
 
-  onChange(listener: Listener): () => void {
+  onChange(listener: BookChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -104,12 +110,12 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     return this.handles.get(book)?.replica.matches() ?? [];
   }
 
-  /** A match change of a book, as the ingest published it: the `update` frame's JSON. */
-  onMatchChange(book: string, data: Uint8Array): void {
+  /** A match change of a book, as the ingest published it: the `update` frame's JSON and its position. */
+  onMatchChange(book: string, data: Uint8Array, position: ChangePosition | null): void {
     const handle = this.servedHandle(book);
     if (!handle) return;
     const text = this.decoder.decode(data);
-    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text)));
+    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text, position)));
   }
 
   onCatalogChange(book: string, data: Uint8Array): void {
@@ -196,7 +202,7 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     if (!applied) return;
     for (const listener of this.listeners) {
       try {
-        listener(applied.change, applied.frame);
+        listener(applied.change, applied.frame, applied.position);
       } catch (error) {
         this.logger.error(
           `A book listener failed: ${error instanceof Error ? error.message : String(error)}`,

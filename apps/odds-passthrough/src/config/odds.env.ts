@@ -35,6 +35,12 @@ export class OddsEnv extends ServiceEnv {
   @Min(1000)
   BOOK_RELIST_MS: number = 5000;
 
+  /** How long a book's change log keeps a change replayable for `resume_after` (at least 120 s in production). */
+  @IntegerEnv()
+  @IsInt({ message: 'CHANGE_LOG_RETENTION_MS must be an integer' })
+  @Min(1000)
+  CHANGE_LOG_RETENTION_MS: number = 180000;
+
   /** Longest wait for one upstream response before it counts as a fault. */
   @IntegerEnv()
   @IsInt({ message: 'BOOK_TIMEOUT_MS must be an integer' })

@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { backoffDelay, type Clock } from '@app/clock';
-import { DynamicSubjects, type NatsEventClient } from '@app/messaging';
+import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
 import type { SeedMatch } from '../book/domain';
 import { BookState, type BookDiff, type MatchupsLoad } from '../book/domain';
 import type { BookStore, BookWrite } from '../book/book-store';
 import type { CatalogMessage, FeedHealthMessage } from '../book/book-wire';
 import type { BookSource } from '../config/books';
+import { BookChangePublisher } from './book-change-publisher';
 import { buildPublication } from './book-publication';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
@@ -67,8 +68,9 @@ export class BookPoller {
   private readonly timers: NodeJS.Timeout[] = [];
   /** Persist-then-publish steps, chained so they leave in the order the state changed. */
   private outbox: Promise<void> = Promise.resolve();
-  private readonly unpersisted: BookWrite[] = [];
+  private readonly unpersisted: { readonly write: BookWrite; readonly written: () => void }[] = [];
   private writeFailures = 0;
+  private readonly publisher: BookChangePublisher;
 
   constructor(
     private readonly source: BookSource,
@@ -77,12 +79,17 @@ export class BookPoller {
     private readonly events: NatsEventClient,
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
+    log: ChangeLog,
   ) {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
+    this.publisher = new BookChangePublisher(source.name, log, events, this.logger, () =>
+      store.topPosition(source.name),
+    );
   }
 
   start(): void {
+    this.publisher.start();
     this.loop = this.run();
     this.timers.push(
       setInterval(() => this.checkCutoffs(), CUTOFF_CHECK_MS),
@@ -95,7 +102,13 @@ export class BookPoller {
     for (const timer of this.timers) clearTimeout(timer);
     this.wake?.();
     await this.loop;
+    this.publisher.stop();
     await this.outbox;
+  }
+
+  /** NATS is back: frames waiting for the change log are retried at once. */
+  natsReconnected(): void {
+    this.publisher.wake();
   }
 
   private async run(): Promise<void> {
@@ -134,11 +147,10 @@ export class BookPoller {
           list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
           markets.set(market.matchId, list);
         }
-        const seed: SeedMatch[] = stored.matches.map(({ info, ts }) => ({
-          match: info,
-          ts,
-          markets: markets.get(info.id) ?? [],
-        }));
+        const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
+          if (position) this.publisher.recall(info.id, position.seq);
+          return { match: info, ts, markets: markets.get(info.id) ?? [] };
+        });
         return new BookState(this.source.name, seed);
       } catch (error) {
         const wait = backoffDelay(attempt);
@@ -231,40 +243,49 @@ export class BookPoller {
     if (next !== undefined && next <= now) this.apply(state.tick(now));
   }
 
-  /** Builds the payloads now (the state moves on), persists and publishes them in order. */
+  /**
+   * Builds the payloads now (the state moves on), persists them, then
+   * publishes them in order: catalog first, then each match frame once the
+   * change log gave it its position, which is stored behind it. The write is
+   * queued at once, so PostgreSQL keeps up while NATS is away.
+   */
   private apply(diff: BookDiff): void {
     const state = this.requireState();
     const publication = buildPublication(state, diff);
     if (!publication) return;
+    const persisted = this.persist(publication.write);
     this.outbox = this.outbox.then(async () => {
-      await this.persist(publication.write);
+      await persisted;
       for (const message of publication.catalog) this.publishCatalog(message);
-      for (const { sportId, matchId, frame } of publication.frames) {
-        this.events.emitFrame(
-          DynamicSubjects.oddsMatch(this.source.name, sportId, matchId),
-          encoder.encode(frame),
-        );
-      }
+      const positions = await this.publisher.publish(publication.frames);
+      if (positions.length > 0) void this.persist({ ...NO_ROWS, positions });
     });
   }
 
   /**
-   * Writes go in order. Once one fails, later ones queue behind it and are
-   * written by a retry with backoff, so while PostgreSQL is away the stream
-   * keeps flowing without waiting on it; the backlog is written once it is back.
+   * Writes go in order. Resolves once this write is stored, or at once while
+   * PostgreSQL is failing: later writes then queue behind the failed one and
+   * are written by a retry with backoff, so the stream keeps flowing without
+   * waiting on it; the backlog is written once it is back.
    */
-  private async persist(write: BookWrite): Promise<void> {
-    this.unpersisted.push(write);
-    if (this.unpersisted.length === 1) await this.drain();
+  private persist(write: BookWrite): Promise<void> {
+    return new Promise((written) => {
+      this.unpersisted.push({ write, written });
+      if (this.writeFailures > 0) written();
+      if (this.unpersisted.length === 1) void this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
     while (this.unpersisted.length > 0) {
+      const next = this.unpersisted[0];
       try {
-        await this.store.write(this.source.name, this.unpersisted[0]);
+        await this.store.write(this.source.name, next.write);
         this.unpersisted.shift();
         this.writeFailures = 0;
+        next.written();
       } catch (error) {
+        for (const waiting of this.unpersisted) waiting.written();
         if (this.stopped) return;
         const wait = backoffDelay(this.writeFailures++);
         this.logger.warn(
@@ -325,6 +346,8 @@ export class BookPoller {
 }
 
 const encoder = new TextEncoder();
+
+const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
 
 function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModified: boolean } {
   switch (outcome.kind) {

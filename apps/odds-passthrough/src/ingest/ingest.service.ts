@@ -6,8 +6,9 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '@app/clock';
-import { NatsEventClient } from '@app/messaging';
+import { NatsEventClient, NatsLink } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
+import { BookChangeLogs } from '../book/book-change-logs';
 import { BOOK_SOURCES, type BookSources } from '../book/book-sources';
 import { BookStore } from '../book/book-store';
 import type { OddsEnv } from '../config/odds.env';
@@ -17,6 +18,7 @@ import { BookPoller } from './book-poller';
 @Injectable()
 export class IngestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly pollers: BookPoller[];
+  private detachReconnect?: () => void;
 
   constructor(
     @Inject(BOOK_SOURCES) sources: BookSources,
@@ -25,20 +27,28 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     events: NatsEventClient,
     clock: Clock,
     upstream: UpstreamMonitor,
+    logs: BookChangeLogs,
+    private readonly nats: NatsLink,
   ) {
     const settings = {
       pollMs: config.get('BOOK_POLL_MS', { infer: true }),
       relistMs: config.get('BOOK_RELIST_MS', { infer: true }),
       timeoutMs: config.get('BOOK_TIMEOUT_MS', { infer: true }),
     };
-    this.pollers = sources.map((source) => new BookPoller(source, settings, store, events, clock, upstream));
+    this.pollers = sources.map(
+      (source) => new BookPoller(source, settings, store, events, clock, upstream, logs.of(source.name)),
+    );
   }
 
   onApplicationBootstrap(): void {
     for (const poller of this.pollers) poller.start();
+    this.detachReconnect = this.nats.onReconnect(() => {
+      for (const poller of this.pollers) poller.natsReconnected();
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.detachReconnect?.();
     await Promise.all(this.pollers.map((poller) => poller.stop()));
   }
 }

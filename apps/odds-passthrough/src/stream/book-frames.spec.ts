@@ -22,9 +22,19 @@ function selection(market: string, version: number, bet = 'Home'): Selection {
   };
 }
 
+/** Each test frame's position follows from its ts: seq 10 × ts, after the change at 10 × (ts - 1). */
+function at(ts: number) {
+  return { seq: 10 * ts, prevSeq: ts > 1 ? 10 * (ts - 1) : null };
+}
+
 function update(ts: number, selections: Selection[], removed: string[] = []) {
   const body: MatchUpdate = { match_id: 7, sport_id: 29, ts, selections, removed_market_keys: removed };
-  return updateFrame(body, JSON.stringify({ type: 'update', ...body }));
+  const position = at(ts);
+  return updateFrame(
+    body,
+    JSON.stringify({ type: 'update', seq: position.seq, prev_seq: position.prevSeq, ...body }),
+    position,
+  );
 }
 
 const parse = (frame: { data: Buffer }) => JSON.parse(frame.data.toString()) as Record<string, unknown>;
@@ -37,6 +47,8 @@ describe('conflateBookFrames', () => {
     );
     expect(parse(merged)).toEqual({
       type: 'update',
+      seq: 20,
+      prev_seq: 10,
       match_id: 7,
       sport_id: 29,
       ts: 2,
@@ -60,15 +72,15 @@ describe('conflateBookFrames', () => {
   });
 
   it('folds updates into a waiting snapshot, which stays a snapshot', () => {
-    const snapshot = snapshotFrame({
-      match_id: 7,
-      sport_id: 29,
-      ts: 1,
-      selections: [selection('a', 1), selection('b', 1)],
-    });
+    const snapshot = snapshotFrame(
+      { match_id: 7, sport_id: 29, ts: 1, selections: [selection('a', 1), selection('b', 1)] },
+      at(1),
+    );
     const merged = conflateBookFrames(snapshot, update(4, [selection('a', 2)], ['b']));
     expect(parse(merged)).toEqual({
       type: 'snapshot',
+      seq: 40,
+      prev_seq: 30,
       match_id: 7,
       sport_id: 29,
       ts: 4,
@@ -77,10 +89,10 @@ describe('conflateBookFrames', () => {
   });
 
   it('lets a newer snapshot or heartbeat replace what waits', () => {
-    const snapshot = snapshotFrame({ match_id: 7, sport_id: 29, ts: 9, selections: [] });
+    const snapshot = snapshotFrame({ match_id: 7, sport_id: 29, ts: 9, selections: [] }, at(9));
     expect(conflateBookFrames(update(1, []), snapshot)).toBe(snapshot);
-    const beat = heartbeatFrame(2, false);
-    expect(conflateBookFrames(heartbeatFrame(1, true), beat)).toBe(beat);
+    const beat = heartbeatFrame(2, 90, false);
+    expect(conflateBookFrames(heartbeatFrame(1, 90, true), beat)).toBe(beat);
   });
 
   it('counts a merged frame close to the size it will have, without building it first', () => {

@@ -1,4 +1,6 @@
+import type { ChangePosition } from '@app/messaging';
 import { deferredFrame, encodeFrame, frameBytes, type OutgoingFrame } from '@app/streaming';
+import { positionFields } from '../book/book-wire';
 import type { MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 
@@ -11,9 +13,10 @@ export interface MatchUpdate {
   readonly removed_market_keys: readonly string[];
 }
 
+/** Every frame of a match carries the position of the newest change it includes. */
 export type BookFrameMeta =
-  | { readonly kind: 'snapshot'; readonly odds: MatchOdds }
-  | { readonly kind: 'update'; readonly update: MatchUpdate };
+  | { readonly kind: 'snapshot'; readonly odds: MatchOdds; readonly position: ChangePosition }
+  | { readonly kind: 'update'; readonly update: MatchUpdate; readonly position: ChangePosition };
 
 export type BookFrame = OutgoingFrame<BookFrameMeta>;
 
@@ -23,24 +26,56 @@ export function matchKey(matchId: number): string {
 
 export const HEARTBEAT_KEY = 'heartbeat';
 
-export function snapshotFrame(odds: MatchOdds): BookFrame {
+function snapshotText(odds: MatchOdds, position: ChangePosition): string {
+  return `{"type":"snapshot",${positionFields(position)}${JSON.stringify(odds).slice(1)}`;
+}
+
+function updateText(update: MatchUpdate, position: ChangePosition): string {
+  return `{"type":"update",${positionFields(position)}${JSON.stringify(update).slice(1)}`;
+}
+
+export function snapshotFrame(odds: MatchOdds, position: ChangePosition): BookFrame {
   return {
-    data: encodeFrame(JSON.stringify({ type: 'snapshot', ...odds })),
+    data: encodeFrame(snapshotText(odds, position)),
     key: matchKey(odds.match_id),
-    meta: { kind: 'snapshot', odds },
+    meta: { kind: 'snapshot', odds, position },
   };
 }
 
-/** Wraps the update frame the book view serialised once, for every subscriber of the match. */
-export function updateFrame(update: MatchUpdate, serialized: string): BookFrame {
-  return { data: encodeFrame(serialized), key: matchKey(update.match_id), meta: { kind: 'update', update } };
+/** Wraps the update frame the book view serialised once (position included), for every subscriber of the match. */
+export function updateFrame(update: MatchUpdate, serialized: string, position: ChangePosition): BookFrame {
+  return {
+    data: encodeFrame(serialized),
+    key: matchKey(update.match_id),
+    meta: { kind: 'update', update, position },
+  };
 }
 
-export function heartbeatFrame(ts: number, feedHealthy: boolean): BookFrame {
+/** `seq`: the newest change-log position the replica has applied for the book. */
+export function heartbeatFrame(ts: number, seq: number, feedHealthy: boolean): BookFrame {
   return {
-    data: encodeFrame(JSON.stringify({ type: 'heartbeat', ts, feed_healthy: feedHealthy })),
+    data: encodeFrame(JSON.stringify({ type: 'heartbeat', ts, seq, feed_healthy: feedHealthy })),
     key: HEARTBEAT_KEY,
   };
+}
+
+/** A change the change log returned (the ingest's frame, without position) as this stream sends it. */
+export function replayedFrame(published: string, position: ChangePosition): BookFrame | undefined {
+  let frame: Partial<MatchUpdate> & { type?: unknown };
+  try {
+    frame = JSON.parse(published) as Partial<MatchUpdate> & { type?: unknown };
+  } catch {
+    return undefined;
+  }
+  if (frame.type !== 'update' || !Number.isInteger(frame.match_id)) return undefined;
+  const update: MatchUpdate = {
+    match_id: frame.match_id as number,
+    sport_id: frame.sport_id as number,
+    ts: frame.ts as number,
+    selections: frame.selections ?? [],
+    removed_market_keys: frame.removed_market_keys ?? [],
+  };
+  return updateFrame(update, updateText(update, position), position);
 }
 
 export function errorFrameText(error: string): string {
@@ -48,10 +83,11 @@ export function errorFrameText(error: string): string {
 }
 
 /**
- * Merges a newer frame of a match into one still waiting for a slow client,
- * market by market: the latest version of each market_key wins, removals are
- * united (a market re-listed after its removal counts as present), and a
- * waiting snapshot stays a snapshot.
+ * Merges a newer frame of a match into one still waiting (for a slow client,
+ * or for the end of a `conflate_ms` window), market by market: the latest
+ * version of each market_key wins, removals are united (a market re-listed
+ * after its removal counts as present), a waiting snapshot stays a snapshot,
+ * and the merged frame carries the newer frame's position.
  */
 export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFrame {
   const before = pending.meta;
@@ -67,13 +103,14 @@ export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFra
       after.update.removed_market_keys,
     );
     const odds: MatchOdds = { ...before.odds, ts: Math.max(before.odds.ts, after.update.ts), selections };
+    const position = after.position;
     return deferredFrame(
       {
         key: matchKey(odds.match_id),
-        meta: { kind: 'snapshot', odds },
+        meta: { kind: 'snapshot', odds, position },
         byteLength: estimate(bytesPerSelection, selections.length),
       },
-      () => encodeFrame(JSON.stringify({ type: 'snapshot', ...odds })),
+      () => encodeFrame(snapshotText(odds, position)),
     );
   }
   const selections = mergeMarkets(
@@ -92,13 +129,14 @@ export function conflateBookFrames(pending: BookFrame, next: BookFrame): BookFra
     selections,
     removed_market_keys: removed,
   };
+  const position = after.position;
   return deferredFrame(
     {
       key: matchKey(update.match_id),
-      meta: { kind: 'update', update },
+      meta: { kind: 'update', update, position },
       byteLength: estimate(bytesPerSelection, selections.length),
     },
-    () => encodeFrame(JSON.stringify({ type: 'update', ...update })),
+    () => encodeFrame(updateText(update, position)),
   );
 }
 

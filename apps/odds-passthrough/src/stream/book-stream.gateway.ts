@@ -22,8 +22,9 @@ import type { BookConfig } from '../book/book-view';
 import { oddsAuthError } from '../common/auth-messages';
 import type { OddsEnv } from '../config/odds.env';
 import { type BookFrameMeta, conflateBookFrames } from './book-frames';
-import { AllMatchesRequestDto, MatchRequestDto } from './book-request.dto';
+import { AllMatchesRequestDto, MatchRequestDto, SubscribeRequestDto } from './book-request.dto';
 import { BookStreamService } from './book-stream.service';
+import type { FollowOptions } from './book-subscriptions';
 
 const FRAME_VALIDATION = frameValidationPipe();
 
@@ -82,11 +83,11 @@ export function createBookGateway(book: BookConfig): Type {
     }
 
     @SubscribeMessage('subscribe')
-    subscribe(
+    async subscribe(
       @ConnectedSocket() client: BookClient,
-      @MessageBody(FRAME_VALIDATION) request: MatchRequestDto,
-    ): void {
-      this.subscriptions.subscribe(client, request.match);
+      @MessageBody(FRAME_VALIDATION) request: SubscribeRequestDto,
+    ): Promise<void> {
+      await this.subscriptions.subscribe(client, request.match, follow(request));
     }
 
     @SubscribeMessage('unsubscribe')
@@ -98,11 +99,11 @@ export function createBookGateway(book: BookConfig): Type {
     }
 
     @SubscribeMessage('subscribe_all')
-    subscribeAll(
+    async subscribeAll(
       @ConnectedSocket() client: BookClient,
       @MessageBody(FRAME_VALIDATION) request: AllMatchesRequestDto,
-    ): void {
-      this.subscriptions.subscribeAll(client, request.sport);
+    ): Promise<void> {
+      await this.subscriptions.subscribeAll(client, request.sport, follow(request));
     }
 
     private reject(error: unknown): HandshakeRejection {
@@ -111,4 +112,8 @@ export function createBookGateway(book: BookConfig): Type {
     }
   }
   return BookStreamGateway;
+}
+
+function follow(request: SubscribeRequestDto | AllMatchesRequestDto): FollowOptions {
+  return { resumeAfter: request.resume_after, conflateMs: request.conflate_ms };
 }

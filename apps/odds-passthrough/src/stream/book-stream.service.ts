@@ -1,8 +1,11 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AuthService } from '@app/auth';
 import { StreamServer } from '@app/streaming';
+import { Clock } from '@app/clock';
+import { DynamicSubjects } from '@app/messaging';
+import { BookChangeLogs } from '../book/book-change-logs';
 import { BookView } from '../book/book-view';
-import { BookSubscriptions } from './book-subscriptions';
+import { type BookReplay, BookSubscriptions } from './book-subscriptions';
 
 /**
  * The fan-out behind every book's price stream on api replicas: changes the
@@ -20,9 +23,23 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
     private readonly auth: AuthService,
     private readonly view: BookView,
     private readonly server: StreamServer,
+    logs: BookChangeLogs,
+    clock: Clock,
   ) {
-    for (const book of view.books())
-      this.streams.set(book.name, new BookSubscriptions(view, book.name, book.grant));
+    for (const book of view.books()) {
+      const log = logs.of(book.name);
+      const replay: BookReplay = (scope, afterSeq) =>
+        log.replay(
+          scope.matchId === undefined
+            ? DynamicSubjects.oddsLogOf(book.name, scope.sportId)
+            : DynamicSubjects.oddsLog(book.name, scope.sportId, scope.matchId),
+          afterSeq,
+        );
+      this.streams.set(
+        book.name,
+        new BookSubscriptions(view, book.name, book.grant, replay, () => clock.now()),
+      );
+    }
   }
 
   /** The subscriptions of a configured book. */
@@ -34,8 +51,8 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     this.detachKeyChanges = this.auth.onKeysChanged(() => void this.server.revalidate());
-    this.detachChanges = this.view.onChange((change, frame) => {
-      for (const subscriptions of this.streams.values()) subscriptions.publish(change, frame);
+    this.detachChanges = this.view.onChange((change, frame, position) => {
+      for (const subscriptions of this.streams.values()) subscriptions.publish(change, frame, position);
     });
   }
 

@@ -1,9 +1,11 @@
 import { Principal } from '@app/auth';
-import { type BookConfig, BookView } from '../book/book-view';
+import type { ChangePosition, LoggedChange } from '@app/messaging';
+import { type BookChangeListener, type BookConfig, BookView } from '../book/book-view';
+import { positionedUpdateText, serializeUpdateFrame } from '../book/book-wire';
 import type { BookChange, MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 import type { BookFrame } from './book-frames';
-import { type BookSubscriber, BookSubscriptions } from './book-subscriptions';
+import { type BookReplay, type BookSubscriber, BookSubscriptions } from './book-subscriptions';
 
 function selection(market: string, version: number, price = 100): Selection {
   return {
@@ -20,11 +22,20 @@ function selection(market: string, version: number, price = 100): Selection {
   };
 }
 
-/** A book held in memory; `apply` plays the part of a change arriving from the ingest. */
+/**
+ * A book held in memory with its change log; `apply` plays the part of a
+ * change arriving from the ingest, appended to the log first.
+ */
 class InMemoryBookView extends BookView {
   readonly matches = new Map<number, MatchOdds>();
+  readonly positions = new Map<number, ChangePosition>();
+  readonly log: { seq: number; prevSeq: number | null; matchId: number; sportId: number; text: string }[] =
+    [];
+  /** Oldest seq still retained; older positions cannot be resumed from. */
+  retainedFrom = 1;
   healthy = true;
-  private readonly listeners = new Set<(change: BookChange, frame: string) => void>();
+  private seq = 0;
+  private readonly listeners = new Set<BookChangeListener>();
 
   books(): readonly BookConfig[] {
     return [{ name: 'book', prefix: '/v1/book', grant: 'book' }];
@@ -32,6 +43,14 @@ class InMemoryBookView extends BookView {
 
   snapshot(_book: string, matchId: number): MatchOdds | undefined {
     return this.matches.get(matchId);
+  }
+
+  matchPosition(_book: string, matchId: number): ChangePosition | undefined {
+    return this.positions.get(matchId);
+  }
+
+  newestSeq(): number {
+    return this.seq;
   }
 
   matchSport(_book: string, matchId: number): number | undefined {
@@ -44,7 +63,7 @@ class InMemoryBookView extends BookView {
       .map((odds) => odds.match_id);
   }
 
-  onChange(listener: (change: BookChange, frame: string) => void): () => void {
+  onChange(listener: BookChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -52,6 +71,25 @@ class InMemoryBookView extends BookView {
   feedHealthy(): boolean {
     return this.healthy;
   }
+
+  /** What the api side's replay reads: retained changes of the scope after a position. */
+  readonly replay: BookReplay = (scope, afterSeq) => {
+    if (afterSeq + 1 < this.retainedFrom || afterSeq > this.seq) return Promise.resolve(null);
+    const changes: LoggedChange[] = this.log
+      .filter(
+        (entry) =>
+          entry.seq > afterSeq &&
+          (scope.matchId === undefined || entry.matchId === scope.matchId) &&
+          (scope.sportId === undefined || entry.sportId === scope.sportId),
+      )
+      .map((entry) => ({
+        seq: entry.seq,
+        prevSeq: entry.prevSeq,
+        subject: `odds.book.log.${entry.sportId}.${entry.matchId}`,
+        data: new TextEncoder().encode(entry.text),
+      }));
+    return Promise.resolve(changes);
+  };
 
   apply(matchId: number, sportId: number, selections: Selection[], removed: string[] = []): void {
     const held = this.matches.get(matchId);
@@ -74,21 +112,19 @@ class InMemoryBookView extends BookView {
       matchRemoved: false,
       matchAdded: !held,
     };
-    const frame = JSON.stringify({
-      type: 'update',
-      match_id: matchId,
-      sport_id: sportId,
-      ts,
-      selections,
-      removed_market_keys: removed,
-    });
-    for (const listener of this.listeners) listener(change, frame);
+    const position = { seq: ++this.seq, prevSeq: this.positions.get(matchId)?.seq ?? null };
+    this.positions.set(matchId, position);
+    const published = serializeUpdateFrame(matchId, sportId, ts, selections, removed);
+    this.log.push({ ...position, matchId, sportId, text: published });
+    const frame = positionedUpdateText(published, position);
+    for (const listener of this.listeners) listener(change, frame, position);
   }
 }
 
 class FakeSubscriber implements BookSubscriber {
   readonly sent: BookFrame[] = [];
   readonly frames: Record<string, unknown>[] = [];
+  isOpen = true;
 
   constructor(readonly principal: Principal) {}
 
@@ -132,21 +168,23 @@ describe('BookSubscriptions', () => {
 
   beforeEach(() => {
     view = new InMemoryBookView();
-    subscriptions = new BookSubscriptions(view, 'book', 'book');
-    view.onChange((change, frame) => subscriptions.publish(change, frame));
+    subscriptions = new BookSubscriptions(view, 'book', 'book', view.replay);
+    view.onChange((change, frame, position) => subscriptions.publish(change, frame, position));
     view.apply(100, 29, [selection('m1', 1), selection('m2', 1)]);
     view.apply(200, 29, [selection('m1', 1)]);
     view.apply(300, 33, [selection('m1', 1)]);
   });
 
-  it('sends a snapshot on subscribe, then updates with the book view bytes, shared by all', () => {
+  it('sends a snapshot on subscribe, then updates with the book view bytes, shared by all', async () => {
     const a = connect([29]);
     const b = connect([29]);
-    subscriptions.subscribe(a, 100);
-    subscriptions.subscribe(b, 100);
+    await subscriptions.subscribe(a, 100);
+    await subscriptions.subscribe(b, 100);
     view.apply(100, 29, [selection('m1', 2, 150)], ['m2']);
     expect(a.frames[0]).toEqual({
       type: 'snapshot',
+      seq: 1,
+      prev_seq: null,
       match_id: 100,
       sport_id: 29,
       ts: 1,
@@ -154,6 +192,8 @@ describe('BookSubscriptions', () => {
     });
     expect(a.frames[1]).toEqual({
       type: 'update',
+      seq: 4,
+      prev_seq: 1,
       match_id: 100,
       sport_id: 29,
       ts: 2,
@@ -163,11 +203,11 @@ describe('BookSubscriptions', () => {
     expect(a.sent[1].data).toBe(b.sent[1].data);
   });
 
-  it('refuses an ungranted sport and an unknown match with error frames, keeping other subscriptions', () => {
+  it('refuses an ungranted sport and an unknown match with error frames, keeping other subscriptions', async () => {
     const client = connect([29]);
-    subscriptions.subscribe(client, 100);
-    subscriptions.subscribe(client, 300);
-    subscriptions.subscribe(client, 999);
+    await subscriptions.subscribe(client, 100);
+    await subscriptions.subscribe(client, 300);
+    await subscriptions.subscribe(client, 999);
     view.apply(100, 29, [selection('m1', 2)]);
     view.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.slice(1, 3)).toEqual([
@@ -177,30 +217,38 @@ describe('BookSubscriptions', () => {
     expect(client.types()).toEqual(['snapshot', 'error', 'error', 'update']);
   });
 
-  it('stops a match on unsubscribe', () => {
+  it('stops a match on unsubscribe', async () => {
     const client = connect([29]);
-    subscriptions.subscribe(client, 100);
+    await subscriptions.subscribe(client, 100);
     subscriptions.unsubscribe(client, 100);
     view.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['snapshot']);
   });
 
-  it('subscribe_all covers granted sports only, including matches that appear later', () => {
+  it('subscribe_all covers granted sports only, including matches that appear later', async () => {
     const client = connect([29]);
-    subscriptions.subscribeAll(client, undefined);
+    await subscriptions.subscribeAll(client, undefined);
     expect(client.frames.map((frame) => frame.match_id)).toEqual([100, 200]);
     view.apply(400, 29, [selection('m9', 1)]);
     view.apply(500, 33, [selection('m9', 1)]);
     view.apply(400, 29, [selection('m9', 2)]);
     expect(client.frames.slice(2)).toEqual([
-      { type: 'snapshot', match_id: 400, sport_id: 29, ts: 1, selections: [selection('m9', 1)] },
+      {
+        type: 'snapshot',
+        seq: 4,
+        prev_seq: null,
+        match_id: 400,
+        sport_id: 29,
+        ts: 1,
+        selections: [selection('m9', 1)],
+      },
       expect.objectContaining({ type: 'update', match_id: 400, ts: 2 }),
     ]);
   });
 
-  it('subscribe_all with a sport narrows it; an ungranted sport subscribes nothing', () => {
+  it('subscribe_all with a sport narrows it; an ungranted sport subscribes nothing', async () => {
     const client = connect([29, 33]);
-    subscriptions.subscribeAll(client, 33);
+    await subscriptions.subscribeAll(client, 33);
     view.apply(100, 29, [selection('m1', 2)]);
     view.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.map((frame) => [frame.type, frame.match_id])).toEqual([
@@ -208,15 +256,15 @@ describe('BookSubscriptions', () => {
       ['update', 300],
     ]);
     const narrow = connect([29]);
-    subscriptions.subscribeAll(narrow, 33);
+    await subscriptions.subscribeAll(narrow, 33);
     view.apply(300, 33, [selection('m1', 3)]);
     expect(narrow.frames).toEqual([{ type: 'error', error: 'API key not permitted for sport 33' }]);
   });
 
-  it('sends one frame per change to a client subscribed both ways', () => {
+  it('sends one frame per change to a client subscribed both ways', async () => {
     const client = connect([29]);
-    subscriptions.subscribe(client, 100);
-    subscriptions.subscribeAll(client, undefined);
+    await subscriptions.subscribe(client, 100);
+    await subscriptions.subscribeAll(client, undefined);
     client.frames.length = 0;
     view.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['update']);
@@ -227,17 +275,106 @@ describe('BookSubscriptions', () => {
     view.healthy = false;
     const second = subscriptions.heartbeat(2234);
     expect([first, second].map((frame) => JSON.parse(frame.data.toString()) as unknown)).toEqual([
-      { type: 'heartbeat', ts: 1234, feed_healthy: true },
-      { type: 'heartbeat', ts: 2234, feed_healthy: false },
+      { type: 'heartbeat', ts: 1234, seq: 3, feed_healthy: true },
+      { type: 'heartbeat', ts: 2234, seq: 3, feed_healthy: false },
     ]);
   });
 
-  it('forgets a client on disconnect', () => {
+  it('forgets a client on disconnect', async () => {
     const client = connect([29]);
-    subscriptions.subscribeAll(client, undefined);
+    await subscriptions.subscribeAll(client, undefined);
     subscriptions.disconnect(client);
     view.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['snapshot', 'snapshot']);
     expect(subscriptions.clientCount).toBe(0);
+  });
+
+  describe('resume_after', () => {
+    const seqs = (client: FakeSubscriber) =>
+      client.frames.map((frame) => [frame.type, frame.match_id, frame.seq]);
+
+    it('replays the changes of the match after the position as updates, then goes on live', async () => {
+      view.apply(100, 29, [selection('m1', 2)]);
+      view.apply(200, 29, [selection('m1', 2)]);
+      view.apply(100, 29, [selection('m2', 2)]);
+      const client = connect([29]);
+      await subscriptions.subscribe(client, 100, { resumeAfter: 1 });
+      view.apply(100, 29, [selection('m1', 3)]);
+      expect(seqs(client)).toEqual([
+        ['update', 100, 4],
+        ['update', 100, 6],
+        ['update', 100, 7],
+      ]);
+      expect(client.frames[1]).toMatchObject({ prev_seq: 4, selections: [selection('m2', 2)] });
+    });
+
+    it('answers a position the log no longer holds, or one ahead of it, with a snapshot', async () => {
+      view.apply(100, 29, [selection('m1', 2)]);
+      view.retainedFrom = 4;
+      const old = connect([29]);
+      await subscriptions.subscribe(old, 100, { resumeAfter: 1 });
+      const ahead = connect([29]);
+      await subscriptions.subscribe(ahead, 100, { resumeAfter: 99 });
+      expect([seqs(old), seqs(ahead)]).toEqual([[['snapshot', 100, 4]], [['snapshot', 100, 4]]]);
+    });
+
+    it('loses and doubles nothing that arrives live while the log is read', async () => {
+      const replay: BookReplay = async (scope, afterSeq) => {
+        // A change heard live while the first read is on its way back.
+        if (afterSeq === 3) view.apply(100, 29, [selection('m1', 5)]);
+        const changes = await view.replay(scope, afterSeq);
+        return afterSeq === 3 ? (changes ?? []).filter((change) => change.seq < 5) : changes;
+      };
+      // The listener set up before each test publishes to whatever `subscriptions` holds.
+      subscriptions = new BookSubscriptions(view, 'book', 'book', replay);
+      view.apply(100, 29, [selection('m1', 2)]);
+      const client = connect([29]);
+      await subscriptions.subscribe(client, 100, { resumeAfter: 3 });
+      view.apply(100, 29, [selection('m1', 6)]);
+      expect(seqs(client)).toEqual([
+        ['update', 100, 4],
+        ['update', 100, 5],
+        ['update', 100, 6],
+      ]);
+    });
+
+    it('replays subscribe_all across its matches in seq order, only of granted sports', async () => {
+      view.apply(300, 33, [selection('m1', 2)]);
+      view.apply(200, 29, [selection('m1', 2)]);
+      view.apply(400, 29, [selection('m9', 1)]);
+      const client = connect([29]);
+      await subscriptions.subscribeAll(client, undefined, { resumeAfter: 3 });
+      expect(seqs(client)).toEqual([
+        ['update', 200, 5],
+        ['update', 400, 6],
+      ]);
+    });
+  });
+
+  describe('conflate_ms', () => {
+    beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+    afterEach(() => jest.useRealTimers());
+
+    it('sends the first frame at once, then one merged frame per window with the newest seq', async () => {
+      const client = connect([29]);
+      await subscriptions.subscribe(client, 100, { conflateMs: 1000 });
+      view.apply(100, 29, [selection('m1', 2, 110)]);
+      jest.advanceTimersByTime(300);
+      view.apply(100, 29, [selection('m1', 3, 120)], ['m2']);
+      view.apply(100, 29, [selection('m2', 4, 130)]);
+      expect(client.types()).toEqual(['snapshot']);
+      jest.advanceTimersByTime(700);
+      expect(client.frames[1]).toMatchObject({
+        type: 'update',
+        seq: 6,
+        prev_seq: 5,
+        selections: [selection('m1', 3, 120), selection('m2', 4, 130)],
+        removed_market_keys: [],
+      });
+      view.apply(100, 29, [selection('m1', 5)]);
+      expect(client.frames).toHaveLength(2);
+      jest.advanceTimersByTime(1000);
+      expect(client.frames.map((frame) => frame.seq)).toEqual([1, 6, 7]);
+    });
   });
 });

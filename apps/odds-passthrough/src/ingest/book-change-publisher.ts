@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@nestjs/common';
+import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
+import {
+  type ChangeLog,
+  DynamicSubjects,
+  NATS_RECONNECT_BACKOFF,
+  type NatsEventClient,
+  positionHeaders,
+} from '@app/messaging';
+import type { MatchPosition } from '../book/book-store';
+
+/** One match frame of a poll, as the ingest publishes it (no position: that travels in headers). */
+export interface MatchFrame {
+  readonly sportId: number;
+  readonly matchId: number;
+  readonly frame: string;
+}
+
+interface PendingFrame extends MatchFrame {
+  readonly bytes: Uint8Array;
+  /** Stable across retries, so a retried append whose answer was lost is not logged twice. */
+  readonly id: string;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The odds ingest's way out for match frames of one book. Each frame is
+ * appended to the book's change log first, which gives it its `seq`; then it
+ * goes out on the match's subject with its position in headers. Frames of
+ * different matches are appended together (one round trip per poll, not per
+ * match), frames of one match one after the other, so each names the one
+ * before it (`prev_seq`). While NATS cannot take them, the poll's frames wait
+ * and are retried, soon and at once when the connection returns; later polls
+ * queue behind (the poller's outbox), so order holds.
+ */
+export class BookChangePublisher {
+  private readonly lastSeq = new Map<number, number>();
+  private readonly run = randomUUID();
+  private counter = 0;
+  private ready?: Promise<void>;
+  private ensuring?: Promise<void>;
+  private readonly wakers = new Set<() => void>();
+  private failing = false;
+  private stopped = false;
+
+  constructor(
+    private readonly book: string,
+    private readonly log: ChangeLog,
+    private readonly events: NatsEventClient,
+    private readonly logger: Logger,
+    /** The newest position stored for the book, so a log that lost its store is raised above it. */
+    private readonly storedTop: () => Promise<number>,
+  ) {}
+
+  start(): void {
+    this.ready = this.prepare();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wakeAll();
+  }
+
+  /** NATS is back: retry at once. */
+  wake(): void {
+    this.wakeAll();
+  }
+
+  /** The position of a match's stored state, read when the ingest starts. */
+  recall(matchId: number, seq: number): void {
+    if (!this.lastSeq.has(matchId)) this.lastSeq.set(matchId, seq);
+  }
+
+  /** Appends and publishes one poll's frames; resolves with their positions once all went out (or on stop). */
+  async publish(frames: readonly MatchFrame[]): Promise<MatchPosition[]> {
+    let pending: PendingFrame[] = frames.map((frame) => ({
+      ...frame,
+      bytes: encoder.encode(frame.frame),
+      id: `${this.run}:${++this.counter}`,
+    }));
+    const positions: MatchPosition[] = [];
+    for (let attempt = 0; pending.length > 0 && !this.stopped;) {
+      await this.ready?.catch(() => undefined);
+      pending = await this.appendRounds(pending, positions);
+      if (pending.length === 0) break;
+      // The stream may be gone (a NATS that lost its store): check it before the next attempt.
+      const ready = this.ensureLog();
+      ready.catch(() => undefined);
+      this.ready = ready;
+      await this.pause(backoffDelay(attempt++, NATS_RECONNECT_BACKOFF));
+    }
+    return positions;
+  }
+
+  /**
+   * Appends in rounds of at most one frame per match and publishes each frame
+   * the log took; returns the frames still to append (empty when all went).
+   */
+  private async appendRounds(pending: PendingFrame[], positions: MatchPosition[]): Promise<PendingFrame[]> {
+    let queue = pending;
+    while (queue.length > 0) {
+      const round: PendingFrame[] = [];
+      const later: PendingFrame[] = [];
+      const inRound = new Set<number>();
+      for (const frame of queue) {
+        if (inRound.has(frame.matchId)) later.push(frame);
+        else {
+          inRound.add(frame.matchId);
+          round.push(frame);
+        }
+      }
+      const results = await Promise.allSettled(
+        round.map((frame) =>
+          this.log.append(
+            DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId),
+            frame.bytes,
+            this.lastSeq.get(frame.matchId) ?? null,
+            frame.id,
+          ),
+        ),
+      );
+      const failed: PendingFrame[] = [];
+      results.forEach((result, index) => {
+        const frame = round[index];
+        if (result.status === 'rejected') {
+          failed.push(frame);
+          this.reportFailure(result.reason);
+          return;
+        }
+        const position = { seq: result.value, prevSeq: this.lastSeq.get(frame.matchId) ?? null };
+        this.lastSeq.set(frame.matchId, position.seq);
+        this.events.emitFrame(
+          DynamicSubjects.oddsMatch(this.book, frame.sportId, frame.matchId),
+          frame.bytes,
+          positionHeaders(position),
+        );
+        positions.push({ matchId: frame.matchId, ...position });
+      });
+      if (failed.length > 0) return [...failed, ...later];
+      if (this.failing) {
+        this.failing = false;
+        this.logger.log('The change log takes frames again');
+      }
+      queue = later;
+    }
+    return [];
+  }
+
+  private reportFailure(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.logger.warn(`The change log refused a frame (${describe(error)}); frames wait and are retried`);
+  }
+
+  private ensureLog(): Promise<void> {
+    this.ensuring ??= this.log.ensure().finally(() => (this.ensuring = undefined));
+    return this.ensuring;
+  }
+
+  /** Creates the log, then makes sure its next `seq` is above every position stored. */
+  private async prepare(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.log.ensure();
+        break;
+      } catch (error) {
+        const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
+        this.logger.warn(`Preparing the change log failed (${describe(error)}); retrying in ${delay} ms`);
+        await this.pause(delay);
+      }
+    }
+    try {
+      await this.log.raiseFloor(await this.storedTop());
+    } catch (error) {
+      // Without PostgreSQL the floor stays unchecked; publishing prices matters more than this rare repair.
+      this.logger.warn(`Checking the change log against stored positions failed (${describe(error)})`);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.wakers.add(done);
+    });
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

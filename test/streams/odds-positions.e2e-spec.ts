@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { connect, type NatsConnection } from 'nats';
 import {
   FUTURE,
   MATCH,
@@ -11,6 +12,7 @@ import {
 import { aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
+import { NATS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, StreamClient } from './support/stream-client';
@@ -241,4 +243,71 @@ describe('odds stream positions, resume and conflation', () => {
     const beat = await client.next((frame) => frame.type === 'heartbeat', { what: 'a heartbeat' });
     expect(beat.seq).toBeGreaterThanOrEqual(latest.seq);
   });
+});
+
+describe('odds stream resume past retention', () => {
+  const book = new FakeSportsbook();
+  const clients: StreamClient[] = [];
+  let stack: IsolatedStack;
+  let app: INestApplication | undefined;
+  let nats: NatsConnection | undefined;
+
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await app?.close();
+    await nats?.close();
+    await book.stop();
+    await stack?.drop();
+  });
+
+  it('sends snapshots when changes after the position have aged out of the log', async () => {
+    stack = await isolatedStack('odds_retention');
+    await book.start();
+    seedBook(book);
+    ({ app } = await bootOdds({
+      env: {
+        ...stack.env,
+        ROLE: 'all',
+        BOOK_UPSTREAM_URL: book.url,
+        BOOK_POLL_MS: '200',
+        CHANGE_LOG_RETENTION_MS: '1000',
+      },
+    }));
+    const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER},${TENNIS}`] });
+    const url = await listen(app);
+    const watcher = await StreamClient.open(`${url}/v1/book/data?key=${key}`);
+    clients.push(watcher);
+    await waitFor(
+      () => {
+        if (watcher.frames.some(ofMatch(MATCH))) return true;
+        watcher.send({ action: 'subscribe', match: MATCH });
+        return false;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
+    );
+    const frames: BookFrame[] = [];
+    for (const home of [701, 702]) {
+      book.putMarket(SOCCER, moneylineWithHomePrice(home));
+      frames.push(
+        (await watcher.next(
+          (frame) => ofMatch(MATCH)(frame) && (frame as BookFrame).selections.some((s) => s.price === home),
+        )) as BookFrame,
+      );
+    }
+
+    nats = await connect({ servers: NATS_URL });
+    const manager = await nats.jetstreamManager();
+    const stream = `${stack.env.NATS_SUBJECT_PREFIX}_ODDS_BOOK`.replace(/[^A-Za-z0-9_-]/g, '_');
+    await waitFor(async () => (await manager.streams.info(stream)).state.first_seq > frames[1].seq, {
+      timeoutMs: 15_000,
+      what: 'the change log to drop the changes by age',
+    });
+
+    const resumed = await StreamClient.open(`${url}/v1/book/data?key=${key}`);
+    clients.push(resumed);
+    resumed.send({ action: 'subscribe', match: MATCH, resume_after: frames[0].seq });
+    const first = (await resumed.next(isData)) as BookFrame;
+    expect(first).toMatchObject({ type: 'snapshot', seq: frames[1].seq });
+    expect(first.selections.some((selection) => selection.price === 702)).toBe(true);
+  }, 60_000);
 });

@@ -10,42 +10,15 @@
 // samples, the slope of a least-squares line through them (bytes per minute) and the states applied.
 'use strict';
 
-const path = require('node:path');
-const root = path.join(__dirname, '..');
-const tsconfig = require(path.join(root, 'tsconfig.json'));
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+require('./support/ts-sources');
 
 const { adminUrl, admin } = require('./support/bench-env');
+const { liveCatalog } = require('./support/live-catalog');
 
 const seconds = Number(process.argv[2] ?? 600);
 const matchCount = Number(process.argv[3] ?? 300);
 const statesPerSecond = Number(process.argv[4] ?? 2);
 const SAMPLE_MS = 10_000;
-
-function catalog() {
-  const teams = [];
-  const matches = [];
-  for (let i = 0; i < matchCount; i++) {
-    teams.push({ id: `tm-h${i}`, name: `Home ${i}` }, { id: `tm-a${i}`, name: `Away ${i}` });
-    matches.push({
-      id: `fx-${i}`,
-      stat_id: `st-${i}`,
-      live_id: `lv-${i}`,
-      home_team_id: `tm-h${i}`,
-      away_team_id: `tm-a${i}`,
-      start_time: '2026-11-21T15:00:00Z',
-      status: 'in_play',
-      format: null,
-    });
-  }
-  return [
-    {
-      sport: { id: 'sp-soccer', key: 'soccer', name: 'Soccer' },
-      leagues: [{ league: { id: 'lg-bench', name: 'Bench League' }, teams, matches }],
-    },
-  ];
-}
 
 function slopePerMinute(samples) {
   const n = samples.length;
@@ -63,7 +36,7 @@ async function main() {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   const fake = new FakeLivescores();
-  fake.setCatalog(catalog());
+  fake.setCatalog(liveCatalog(matchCount));
   await fake.start();
   let app;
   let ticker;

@@ -23,14 +23,13 @@
 
 const path = require('node:path');
 const http = require('node:http');
-const net = require('node:net');
 const os = require('node:os');
 const { readFileSync } = require('node:fs');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { WebSocket: WsClient, WebSocketServer } = require('ws');
 const { connect: connectNats } = require('nats');
-const { adminUrl, databaseUrl } = require('./support/bench-env');
+const { adminUrl, databaseUrl, freePort } = require('./support/bench-env');
 
 const root = path.join(__dirname, '..');
 const settings = {
@@ -439,17 +438,6 @@ class Provider {
 }
 
 // --- the app and what it tells --------------------------------------------------------------------
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A line of V8's --trace-gc after a full collection: heap before -> after, in MiB. */
 const MARK_COMPACT =

@@ -11,16 +11,12 @@
 // process, so the load generator does not share a thread with the server it measures.
 'use strict';
 
-const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { createHash, randomBytes } = require('node:crypto');
-const root = path.join(__dirname, '..');
-const tsconfig = require(path.join(root, 'tsconfig.json'));
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+require('./support/ts-sources');
 
 const express = require('express');
 const { databaseUrl, admin } = require('./support/bench-env');
+const { issueBenchKey } = require('./support/bench-keys');
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
@@ -56,16 +52,7 @@ async function seed(url) {
         ],
       );
     }
-    const key = `sk_${randomBytes(24).toString('base64url')}`;
-    const [account] = await dataSource.query(
-      `INSERT INTO auth.accounts (name, fixtures_sports) VALUES ('bench', $1) RETURNING id`,
-      [[sport.id]],
-    );
-    await dataSource.query(`INSERT INTO auth.api_keys (key_hash, account_id, scopes) VALUES ($1, $2, $3)`, [
-      createHash('sha256').update(key).digest('hex'),
-      account.id,
-      ['fixtures'],
-    ]);
+    const key = await issueBenchKey(dataSource, { scopes: ['fixtures'], fixturesSports: [sport.id] });
     return { key, leagueId: league.id };
   } finally {
     await dataSource.destroy();

@@ -11,62 +11,19 @@
 // uses NATS_URL (default nats://127.0.0.1:4222) and drops the database at the end.
 'use strict';
 
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { createHash, randomBytes } = require('node:crypto');
-const root = path.join(__dirname, '..');
-const tsconfig = require(path.join(root, 'tsconfig.json'));
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+const { spawnService, stopService } = require('./support/ts-sources');
 
 const { WebSocket: WsClient } = require('ws');
 const { FakeLivescores, soccerState } = require('../test/support/fake-livescores');
-const { databaseUrl, admin, sleep, until } = require('./support/bench-env');
+const { databaseUrl, admin, sleep, until, cpuMs, freePort, percentile } = require('./support/bench-env');
+const { issueBenchKey } = require('./support/bench-keys');
+const { liveCatalog } = require('./support/live-catalog');
 
 const seconds = Number(process.argv[2] ?? 30);
 const subscribers = Number(process.argv[3] ?? 1000);
 const matchCount = Number(process.argv[4] ?? 100);
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CHANGES_PER_MATCH_PER_SECOND = 2;
-
-function catalog() {
-  const matches = [];
-  const teams = [];
-  for (let i = 0; i < matchCount; i++) {
-    teams.push({ id: `tm-h${i}`, name: `Home ${i}` }, { id: `tm-a${i}`, name: `Away ${i}` });
-    matches.push({
-      id: `fx-${i}`,
-      stat_id: `st-${i}`,
-      live_id: `lv-${i}`,
-      home_team_id: `tm-h${i}`,
-      away_team_id: `tm-a${i}`,
-      start_time: '2026-11-21T15:00:00Z',
-      status: 'in_play',
-      format: null,
-    });
-  }
-  return [
-    {
-      sport: { id: 'sp-soccer', key: 'soccer', name: 'Soccer' },
-      leagues: [{ league: { id: 'lg-bench', name: 'Bench League' }, teams, matches }],
-    },
-  ];
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = require('node:net').createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return null;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
-}
 
 async function main() {
   const database = `bench_fxstream_${Date.now().toString(36)}`;
@@ -82,35 +39,18 @@ async function main() {
     dataSource = await openDataSource(
       buildDataSourceOptions({ url, applicationName: 'bench', migrationsRun: true }),
     );
-    fake.setCatalog(catalog());
+    fake.setCatalog(liveCatalog(matchCount));
     await fake.start();
     const port = await freePort();
-    child = spawn(
-      process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        '-r',
-        'tsconfig-paths/register',
-        'apps/fixtures-live/src/main.ts',
-      ],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          TS_NODE_PROJECT: path.join(root, 'tsconfig.json'),
-          DATABASE_URL: url,
-          NATS_URL: natsUrl,
-          NATS_SUBJECT_PREFIX: database,
-          ROLE: 'all',
-          PORT: String(port),
-          FIXTURES_UPSTREAM_URL: fake.url,
-          FIXTURES_CATALOG_POLL_MS: '30000',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    child = spawnService('fixtures-live', {
+      DATABASE_URL: url,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: database,
+      ROLE: 'all',
+      PORT: String(port),
+      FIXTURES_UPSTREAM_URL: fake.url,
+      FIXTURES_CATALOG_POLL_MS: '30000',
+    });
     await until(async () => {
       const [row] = await dataSource.query('SELECT count(*)::int AS n FROM fixtures.matches');
       return row.n === matchCount;
@@ -119,16 +59,10 @@ async function main() {
     const rows = await dataSource.query('SELECT id, provider_id FROM fixtures.matches');
     const idOf = new Map(rows.map((row) => [row.provider_id, row.id]));
     const [sport] = await dataSource.query(`SELECT id FROM fixtures.sports WHERE provider_key = 'soccer'`);
-    const key = `sk_${randomBytes(24).toString('base64url')}`;
-    const [account] = await dataSource.query(
-      `INSERT INTO auth.accounts (name, fixtures_sports) VALUES ('bench', $1) RETURNING id`,
-      [[sport.id]],
-    );
-    await dataSource.query(`INSERT INTO auth.api_keys (key_hash, account_id, scopes) VALUES ($1, $2, $3)`, [
-      createHash('sha256').update(key).digest('hex'),
-      account.id,
-      ['live_scores_statistics'],
-    ]);
+    const key = await issueBenchKey(dataSource, {
+      scopes: ['live_scores_statistics'],
+      fixturesSports: [sport.id],
+    });
 
     // Every match goes live, then each subscriber follows one match.
     const goals = new Array(matchCount).fill(0);
@@ -191,6 +125,7 @@ async function main() {
 
     // Load: one push every 1000 / (matches × 2) ms, round robin, so each match changes twice a second.
     measuring = true;
+    const cpuBefore = cpuMs(child.pid);
     const interval = 1000 / (matchCount * CHANGES_PER_MATCH_PER_SECOND);
     const started = performance.now();
     let pushes = 0;
@@ -201,6 +136,7 @@ async function main() {
     }
     await sleep(1000);
     measuring = false;
+    const cpuUsed = cpuMs(child.pid) - cpuBefore;
     const sorted = latencies.sort((a, b) => a - b);
     const summary = (values) => {
       const ordered = values.sort((a, b) => a - b);
@@ -228,6 +164,10 @@ async function main() {
             providerToNats: summary(ingestLatencies),
             natsToClient: summary(streamLatencies),
           },
+          serverCpu: {
+            ms: Math.round(cpuUsed),
+            usPerDelivery: latencies.length > 0 ? Math.round((cpuUsed * 1000) / latencies.length) : null,
+          },
           budget: 'p99 < 50 ms',
           withinBudget: percentile(sorted, 99) !== null && percentile(sorted, 99) < 50,
         },
@@ -237,10 +177,7 @@ async function main() {
     );
   } finally {
     for (const socket of sockets) socket.terminate();
-    if (child) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await stopService(child);
     await nats?.close();
     await fake.stop();
     await dataSource?.destroy();

@@ -10,42 +10,23 @@
 // postgres://postgres@127.0.0.1:5432/postgres), migrates it and drops it at the end.
 'use strict';
 
-const path = require('node:path');
 const { randomBytes } = require('node:crypto');
-const root = path.join(__dirname, '..');
-const tsconfig = require(path.join(root, 'tsconfig.json'));
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+require('./support/ts-sources');
 
-const { Client } = require('pg');
+const { admin, databaseUrl } = require('./support/bench-env');
 const { buildDataSourceOptions } = require('../libs/database/src/data-source-options');
 const { openDataSource } = require('../libs/database/src/open-data-source');
 const { BookState } = require('../apps/odds-passthrough/src/book/domain');
+const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
 const { BookStore } = require('../apps/odds-passthrough/src/book/book-store');
 const { buildPublication } = require('../apps/odds-passthrough/src/ingest/book-publication');
 
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SPORT = 29;
-const MARKETS_PER_MATCHUP = 40;
-const marketCount = Number(process.argv[2] ?? 100_000);
-const runs = Number(process.argv[3] ?? 5);
+const SPORT = BIG_BOOK_SPORT;
+const { marketCount, runs } = bigBookArgs();
 const start = Date.parse('2026-11-21T12:00:00Z');
 
 function matchup(id) {
-  return {
-    id,
-    league_id: 1980,
-    type: 'matchup',
-    parent_id: null,
-    is_live: false,
-    start_time: '2026-11-21T15:00:00Z',
-    version: 1,
-    participants: [
-      { id: id * 10 + 1, alignment: 'home', name: `Home ${id}` },
-      { id: id * 10 + 2, alignment: 'away', name: `Away ${id}` },
-    ],
-    periods: [{ number: 0, status: 'open', cutoff_at: '2099-01-01T00:00:00Z' }],
-  };
+  return benchMatchup(id, { periods: [{ number: 0, status: 'open', cutoff_at: '2099-01-01T00:00:00Z' }] });
 }
 
 /** Alternate totals: two selections a market, like most of a large book. */
@@ -67,26 +48,11 @@ function market(matchupId, j, shift) {
 }
 
 function book(changedEvery, shift) {
-  const matchups = [];
-  const markets = [];
-  for (let id = 1; markets.length < marketCount; id++) {
-    matchups.push(matchup(id));
-    for (let j = 0; j < MARKETS_PER_MATCHUP && markets.length < marketCount; j++) {
-      const changed = changedEvery > 0 && markets.length % changedEvery === 0;
-      markets.push(market(id, j, changed ? shift : 0));
-    }
-  }
+  const { matchups, markets } = bigBookBody(marketCount, changedEvery, {
+    matchup,
+    market: (id, j, changed) => market(id, j, changed ? shift : 0),
+  });
   return { leagues: [{ id: 1980, name: 'League' }], matchups, markets };
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function median(values) {
@@ -103,10 +69,8 @@ async function timed(fn) {
 async function main() {
   const name = `bench_odds_persist_${randomBytes(3).toString('hex')}`;
   await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   const dataSource = await openDataSource(
-    buildDataSourceOptions({ url: url.toString(), applicationName: 'bench', migrationsRun: true }),
+    buildDataSourceOptions({ url: databaseUrl(name), applicationName: 'bench', migrationsRun: true }),
   );
   try {
     const store = new BookStore(dataSource);

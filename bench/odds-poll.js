@@ -17,32 +17,21 @@ require('ts-node').register({
 });
 
 const { BookState } = require('../apps/odds-passthrough/src/book/domain');
+const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
 const { parseLeagues, parseMarketsFull, parseMatchups } = require('../apps/odds-passthrough/src/upstream');
 
-const SPORT = 29;
-const MARKETS_PER_MATCHUP = 40;
-const marketCount = Number(process.argv[2] ?? 100_000);
-const runs = Number(process.argv[3] ?? 5);
+const SPORT = BIG_BOOK_SPORT;
+const { marketCount, runs } = bigBookArgs();
 const now = Date.parse('2026-11-21T12:00:00Z');
 
 function matchup(id) {
-  return {
-    id,
-    league_id: 1980 + (id % 20),
-    type: 'matchup',
-    parent_id: null,
-    is_live: false,
-    start_time: '2026-11-21T15:00:00Z',
-    version: 1,
-    participants: [
-      { id: id * 10 + 1, alignment: 'home', name: `Home ${id}` },
-      { id: id * 10 + 2, alignment: 'away', name: `Away ${id}` },
-    ],
+  return benchMatchup(id, {
+    leagueId: 1980 + (id % 20),
     periods: [
       { number: 0, status: 'open', cutoff_at: '2026-11-21T15:00:00Z' },
       { number: 1, status: 'open', cutoff_at: '2026-11-21T15:00:00Z' },
     ],
-  };
+  });
 }
 
 /** A mix of the four market types with alternate lines, like a large book. */
@@ -101,15 +90,10 @@ function market(matchupId, j, version, shift) {
 }
 
 function book(changedEvery) {
-  const matchups = [];
-  const markets = [];
-  for (let id = 1; markets.length < marketCount; id++) {
-    matchups.push(matchup(id));
-    for (let j = 0; j < MARKETS_PER_MATCHUP && markets.length < marketCount; j++) {
-      const changed = changedEvery > 0 && markets.length % changedEvery === 0;
-      markets.push(market(id, j, changed ? 2 : 1, changed ? 5 : 0));
-    }
-  }
+  const { matchups, markets } = bigBookBody(marketCount, changedEvery, {
+    matchup,
+    market: (id, j, changed) => market(id, j, changed ? 2 : 1, changed ? 5 : 0),
+  });
   const leagues = Array.from({ length: 20 }, (_, i) => ({ id: 1980 + i, name: `League ${i}` }));
   // through JSON and the strict parsers, as the poller hands it over
   const wire = JSON.parse(JSON.stringify({ leagues, matchups, markets }));

@@ -18,18 +18,13 @@
 'use strict';
 
 const fs = require('node:fs');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { createHash, randomBytes } = require('node:crypto');
-const root = path.join(__dirname, '..');
-const tsconfig = require(path.join(root, 'tsconfig.json'));
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOptions.paths });
+const { spawnService, stopService } = require('./support/ts-sources');
 
 const { WebSocket: WsClient } = require('ws');
 const { FakeSportsbook } = require('../test/support/fake-sportsbook');
 const { seedWideBook, WIDE_SPORT, wideMatchId, wideTotal } = require('../test/odds-passthrough/wide-book');
-const { databaseUrl, admin, sleep, until } = require('./support/bench-env');
+const { databaseUrl, admin, sleep, until, cpuMs, freePort, percentile } = require('./support/bench-env');
+const { issueBenchKey } = require('./support/bench-keys');
 
 const seconds = Number(process.argv[2] ?? 20);
 const clientCount = Number(process.argv[3] ?? 1000);
@@ -42,21 +37,6 @@ const MARKETS_PER_MATCH = 10;
 const SELECTION_CHANGES_PER_SECOND = 2000;
 /** Clients that parse every frame to count selections; the others count frames only. */
 const SAMPLED = 20;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = require('node:net').createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return null;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
-}
 
 function rssMb(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -81,48 +61,20 @@ async function main() {
     dataSource = await openDataSource(
       buildDataSourceOptions({ url, applicationName: 'bench', migrationsRun: true }),
     );
-    const key = `sk_${randomBytes(24).toString('base64url')}`;
-    const [account] = await dataSource.query(
-      `INSERT INTO auth.accounts (name, fixtures_sports) VALUES ('bench', '{}') RETURNING id`,
-    );
-    const [apiKey] = await dataSource.query(
-      `INSERT INTO auth.api_keys (key_hash, account_id, scopes) VALUES ($1, $2, $3) RETURNING id`,
-      [createHash('sha256').update(key).digest('hex'), account.id, ['odds']],
-    );
-    await dataSource.query(`INSERT INTO auth.api_key_grants (key_id, book, sports) VALUES ($1, 'book', $2)`, [
-      apiKey.id,
-      [SPORT],
-    ]);
+    const key = await issueBenchKey(dataSource, { scopes: ['odds'], grants: { book: [SPORT] } });
 
     await book.start();
     seed(book);
     const port = await freePort();
-    child = spawn(
-      process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        '-r',
-        'tsconfig-paths/register',
-        'apps/odds-passthrough/src/main.ts',
-      ],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          TS_NODE_PROJECT: path.join(root, 'tsconfig.json'),
-          DATABASE_URL: url,
-          NATS_URL: natsUrl,
-          NATS_SUBJECT_PREFIX: database,
-          ROLE: 'all',
-          PORT: String(port),
-          BOOK_UPSTREAM_URL: book.url,
-          BOOK_POLL_MS: String(pollMs),
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    child = spawnService('odds-passthrough', {
+      DATABASE_URL: url,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: database,
+      ROLE: 'all',
+      PORT: String(port),
+      BOOK_UPSTREAM_URL: book.url,
+      BOOK_POLL_MS: String(pollMs),
+    });
 
     // Each price is used once, so a selection's price says when it was set.
     let nextPrice = 1000;
@@ -213,6 +165,7 @@ async function main() {
     stats.frames = 0;
     stats.sampledSelections = 0;
     let cursor = 0;
+    const cpuBefore = cpuMs(child.pid);
     const started = performance.now();
     let ticks = 0;
     let lastSample = started;
@@ -233,6 +186,7 @@ async function main() {
     const elapsed = (performance.now() - started) / 1000;
     await sleep(pollMs + 500);
     phase = 'done';
+    const cpuUsed = cpuMs(child.pid) - cpuBefore;
     const budget = pollMs + 50;
     console.log(
       JSON.stringify(
@@ -261,6 +215,10 @@ async function main() {
             selectionsPerSecondPerSampledClientExpected:
               mode === 'all' ? SELECTION_CHANGES_PER_SECOND : SELECTION_CHANGES_PER_SECOND / MATCHES,
             framesPerSecondAllClients: Math.round(stats.frames / elapsed),
+            serverCpu: {
+              ms: Math.round(cpuUsed),
+              usPerFrame: stats.frames > 0 ? Math.round((cpuUsed * 1000) / stats.frames) : null,
+            },
             socketsClosed: stats.closed,
             closeCodes: stats.closeCodes,
             serverRssMb: { samples: rss, first: rss[0], max: Math.max(...rss), last: rss[rss.length - 1] },
@@ -272,10 +230,7 @@ async function main() {
     );
   } finally {
     for (const socket of sockets) socket.terminate();
-    if (child) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await stopService(child);
     await book.stop();
     await dataSource?.destroy();
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

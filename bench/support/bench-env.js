@@ -1,6 +1,8 @@
 // What every bench script that runs a service shares: the PostgreSQL admin
 // connection for throwaway databases, and waiting for conditions.
 'use strict';
+const { execSync } = require('node:child_process');
+const fs = require('node:fs');
 const { Client } = require('pg');
 
 const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,4 +35,32 @@ async function until(check, what, timeoutMs = 120_000) {
   }
 }
 
-module.exports = { adminUrl, databaseUrl, admin, sleep, until };
+const CLOCK_TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+/** CPU time (user + system, ms) a process has used so far, from /proc: the cost measure of the stream scripts. */
+function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which sits in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** A TCP port free on the loopback interface at the moment of asking. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = require('node:net').createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The `p`th percentile of ascending `sorted`, to a tenth; null for no values. */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+}
+
+module.exports = { adminUrl, databaseUrl, admin, sleep, until, cpuMs, freePort, percentile };

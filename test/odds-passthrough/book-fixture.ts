@@ -57,17 +57,19 @@ export function seedBook(book: FakeSportsbook): void {
   book.putMarket(SOCCER, aTotal(2.5, { cutoff_at: FUTURE }));
   book.putMarket(SOCCER, aTeamTotal('home', 1.5, { cutoff_at: FUTURE }));
   book.putMarket(SOCCER, aSpecialMarket({ cutoff_at: FUTURE }));
-  book.putMarket(
-    TENNIS,
-    aMoneyline({
-      matchup_id: TENNIS_MATCH,
-      cutoff_at: FUTURE,
-      prices: [
-        { designation: 'home', price: -120 },
-        { designation: 'away', price: 100 },
-      ],
-    }),
-  );
+  book.putMarket(TENNIS, tennisMoneylineWithHomePrice(-120));
+}
+
+/** The tennis match's moneyline with `price` for the home player. */
+export function tennisMoneylineWithHomePrice(price: number) {
+  return aMoneyline({
+    matchup_id: TENNIS_MATCH,
+    cutoff_at: FUTURE,
+    prices: [
+      { designation: 'home', price },
+      { designation: 'away', price: 100 },
+    ],
+  });
 }
 
 /** The match's moneyline with `price` for the home side, so each price set is a visible change. */

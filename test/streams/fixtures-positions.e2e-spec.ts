@@ -1,10 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
 import { testCatalog } from '../fixtures-live/catalog-factory';
 import { bootAgainst, catalogPolls, matchIdOf } from '../fixtures-live/harness';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
-import { NATS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
+import { untilLogDropped } from './support/change-log-age';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, refusedHandshake, StreamClient } from './support/stream-client';
 
@@ -261,12 +260,10 @@ describe('fixtures stream resume past retention', () => {
   const clients: StreamClient[] = [];
   let stack: IsolatedStack;
   let app: INestApplication | undefined;
-  let nats: NatsConnection | undefined;
 
   afterAll(async () => {
     for (const client of clients) client.close();
     await app?.close();
-    await nats?.close();
     await fake.stop();
     await stack?.drop();
   });
@@ -294,13 +291,7 @@ describe('fixtures stream resume past retention', () => {
       );
     }
 
-    nats = await connect({ servers: NATS_URL });
-    const manager = await nats.jetstreamManager();
-    const stream = `${stack.env.NATS_SUBJECT_PREFIX}_FIXTURES_LIVE`.replace(/[^A-Za-z0-9_-]/g, '_');
-    await waitFor(async () => (await manager.streams.info(stream)).state.first_seq > frames[1].seq, {
-      timeoutMs: 15_000,
-      what: 'the change log to drop the changes by age',
-    });
+    await untilLogDropped(stack.env.NATS_SUBJECT_PREFIX, 'FIXTURES_LIVE', frames[1].seq);
 
     const resumed = await StreamClient.open(`${url}/v1/stream?key=${key}`);
     clients.push(resumed);

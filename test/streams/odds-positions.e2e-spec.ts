@@ -1,19 +1,18 @@
 import type { INestApplication } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
 import {
-  FUTURE,
   MATCH,
   moneylineWithHomePrice,
   SOCCER,
   TENNIS,
   TENNIS_MATCH,
   seedBook,
+  tennisMoneylineWithHomePrice,
 } from '../odds-passthrough/book-fixture';
-import { aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
-import { NATS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
+import { untilMatchServed } from './support/book-served';
+import { untilLogDropped } from './support/change-log-age';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, StreamClient } from './support/stream-client';
 
@@ -61,20 +60,10 @@ describe('odds stream positions, resume and conflation', () => {
   async function move(watcher: StreamClient, match = MATCH): Promise<BookFrame> {
     price += 1;
     const home = price;
-    if (match === MATCH) book.putMarket(SOCCER, moneylineWithHomePrice(home));
-    else {
-      book.putMarket(
-        TENNIS,
-        aMoneyline({
-          matchup_id: TENNIS_MATCH,
-          cutoff_at: FUTURE,
-          prices: [
-            { designation: 'home', price: home },
-            { designation: 'away', price: 100 },
-          ],
-        }),
-      );
-    }
+    book.putMarket(
+      match === MATCH ? SOCCER : TENNIS,
+      match === MATCH ? moneylineWithHomePrice(home) : tennisMoneylineWithHomePrice(home),
+    );
     return (await watcher.next(
       (frame) =>
         ofMatch(match)(frame) &&
@@ -105,15 +94,7 @@ describe('odds stream positions, resume and conflation', () => {
     key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER},${TENNIS}`] });
     ingest = (await boot('ingest')).app;
     replicaUrl = (await boot('api')).url;
-    const probe = await open(replicaUrl);
-    await waitFor(
-      () => {
-        if (probe.frames.some(ofMatch(TENNIS_MATCH))) return true;
-        probe.send({ action: 'subscribe', match: TENNIS_MATCH });
-        return false;
-      },
-      { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
-    );
+    await untilMatchServed(await open(replicaUrl), TENNIS_MATCH);
   }, 120_000);
 
   afterAll(async () => {
@@ -250,12 +231,10 @@ describe('odds stream resume past retention', () => {
   const clients: StreamClient[] = [];
   let stack: IsolatedStack;
   let app: INestApplication | undefined;
-  let nats: NatsConnection | undefined;
 
   afterAll(async () => {
     for (const client of clients) client.close();
     await app?.close();
-    await nats?.close();
     await book.stop();
     await stack?.drop();
   });
@@ -277,14 +256,7 @@ describe('odds stream resume past retention', () => {
     const url = await listen(app);
     const watcher = await StreamClient.open(`${url}/v1/book/data?key=${key}`);
     clients.push(watcher);
-    await waitFor(
-      () => {
-        if (watcher.frames.some(ofMatch(MATCH))) return true;
-        watcher.send({ action: 'subscribe', match: MATCH });
-        return false;
-      },
-      { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
-    );
+    await untilMatchServed(watcher, MATCH);
     const frames: BookFrame[] = [];
     for (const home of [701, 702]) {
       book.putMarket(SOCCER, moneylineWithHomePrice(home));
@@ -295,13 +267,7 @@ describe('odds stream resume past retention', () => {
       );
     }
 
-    nats = await connect({ servers: NATS_URL });
-    const manager = await nats.jetstreamManager();
-    const stream = `${stack.env.NATS_SUBJECT_PREFIX}_ODDS_BOOK`.replace(/[^A-Za-z0-9_-]/g, '_');
-    await waitFor(async () => (await manager.streams.info(stream)).state.first_seq > frames[1].seq, {
-      timeoutMs: 15_000,
-      what: 'the change log to drop the changes by age',
-    });
+    await untilLogDropped(stack.env.NATS_SUBJECT_PREFIX, 'ODDS_BOOK', frames[1].seq);
 
     const resumed = await StreamClient.open(`${url}/v1/book/data?key=${key}`);
     clients.push(resumed);

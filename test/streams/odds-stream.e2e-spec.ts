@@ -13,6 +13,7 @@ import {
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';
+import { untilMatchServed } from './support/book-served';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, refusedHandshake, StreamClient } from './support/stream-client';
 
@@ -84,16 +85,7 @@ describe('odds stream /v1/book/data', () => {
     ]);
     revoked = await stack.issueKeyWithId({ scopes: 'odds', grants: [`book=${SOCCER}`] });
     ({ url, clock } = await boot({ ROLE: 'all' }));
-    const probe = await open(both);
-    // Until the first load lands the match is unknown (an error frame), so ask again until a snapshot comes.
-    await waitFor(
-      () => {
-        if (probe.frames.some(isSnapshotOf(TENNIS_MATCH))) return true;
-        probe.send({ action: 'subscribe', match: TENNIS_MATCH });
-        return false;
-      },
-      { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
-    );
+    await untilMatchServed(await open(both), TENNIS_MATCH);
   }, 120_000);
 
   afterAll(async () => {

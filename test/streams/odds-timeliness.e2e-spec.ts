@@ -3,7 +3,7 @@ import { aMatchup, aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import { FUTURE, MATCH, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { bootOdds } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
-import { waitFor } from '../support/wait-for';
+import { untilMatchServed } from './support/book-served';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, StreamClient } from './support/stream-client';
 
@@ -45,15 +45,7 @@ describe('odds stream timeliness', () => {
       },
     }));
     url = await listen(app);
-    const probe = await open();
-    await waitFor(
-      () => {
-        if (probe.frames.some((frame) => frame.type === 'snapshot')) return true;
-        probe.send({ action: 'subscribe', match: MATCH });
-        return false;
-      },
-      { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
-    );
+    await untilMatchServed(await open(), MATCH);
   }, 60_000);
 
   afterAll(async () => {

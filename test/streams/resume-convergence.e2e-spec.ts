@@ -2,19 +2,19 @@ import type { INestApplication } from '@nestjs/common';
 import { testCatalog } from '../fixtures-live/catalog-factory';
 import { bootAgainst, catalogPolls, matchIdOf } from '../fixtures-live/harness';
 import {
-  FUTURE,
   MATCH,
   moneylineWithHomePrice,
   seedBook,
   SOCCER,
   TENNIS,
   TENNIS_MATCH,
+  tennisMoneylineWithHomePrice,
 } from '../odds-passthrough/book-fixture';
-import { aMoneyline } from '../odds-passthrough/sportsbook-factory';
 import { bootOdds } from '../support/apps';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';
+import { untilMatchServed } from './support/book-served';
 import { type IsolatedStack, isolatedStack } from './support/isolated-stack';
 import { type Frame, listen, StreamClient } from './support/stream-client';
 
@@ -282,19 +282,8 @@ describe('a client that drops its socket at random moments and resumes', () => {
           action: 'subscribe_all',
           ...(resuming && client.newestSeq > 0 ? { resume_after: client.newestSeq } : {}),
         });
-      await waitFor(
-        async () => {
-          const probe = await StreamClient.open(url);
-          probe.send({ action: 'subscribe', match: TENNIS_MATCH });
-          const ready = await probe
-            .next((frame) => frame.type === 'snapshot', { timeoutMs: 1_000 })
-            .then(() => true)
-            .catch(() => false);
-          probe.close();
-          return ready;
-        },
-        { timeoutMs: 20_000, intervalMs: 250, what: 'the book to be ingested' },
-      );
+      const probe = await StreamClient.open(url);
+      await untilMatchServed(probe, TENNIS_MATCH).finally(() => probe.close());
       await steady.connect(subscribeAll(steady));
       await single.connect((socket) => socket.send({ action: 'subscribe', match: MATCH }));
       await flaky.connect(subscribeAll(flaky));
@@ -303,17 +292,7 @@ describe('a client that drops its socket at random moments and resumes', () => {
       const change = () => {
         step += 1;
         if (step % 3 === 0) {
-          book.putMarket(
-            TENNIS,
-            aMoneyline({
-              matchup_id: TENNIS_MATCH,
-              cutoff_at: FUTURE,
-              prices: [
-                { designation: 'home', price: 100 + step },
-                { designation: 'away', price: -120 },
-              ],
-            }),
-          );
+          book.putMarket(TENNIS, tennisMoneylineWithHomePrice(100 + step));
         } else if (step % 7 === 0) book.withdrawMarket(SOCCER, MATCH, 's;0;ou;2.5');
         else book.putMarket(SOCCER, moneylineWithHomePrice(300 + step));
       };

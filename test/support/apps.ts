@@ -15,6 +15,8 @@ export interface BootOptions {
   readonly controllers?: Type[];
   /** Replaces the system clock, so a test can move time. */
   readonly clock?: ManualClock;
+  /** False: the NATS handlers are not started; the test calls `startAllMicroservices` itself. */
+  readonly startMessaging?: boolean;
 }
 
 export interface BootedApp {
@@ -45,7 +47,7 @@ async function boot(
       .compile();
     const app = configure(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
     await app.init();
-    await app.startAllMicroservices();
+    if (options.startMessaging !== false) await app.startAllMicroservices();
     return { app, clock };
   } finally {
     process.env = saved;

@@ -10,9 +10,9 @@ import { MessagingModule } from '@app/messaging';
 import { LoggingModule, ObservabilityModule } from '@app/observability';
 import { CatalogModule } from './catalog/catalog.module';
 import { FixturesExceptionFilter } from './common/filters/fixtures-exception.filter';
-import { ServingRoleGuard } from './common/guards/serving-role.guard';
 import { fixturesValidationPipe } from './common/pipes/fixtures-validation.pipe';
 import { FixturesEnv } from './config/fixtures.env';
+import { fixturesRole } from './config/fixtures-role';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { LiveModule } from './live/live.module';
@@ -27,6 +27,9 @@ import { TeamsModule } from './teams/teams.module';
 @Module({})
 export class AppModule {
   static forRoot(): DynamicModule {
+    const role = fixturesRole();
+    const serves = role !== 'ingest';
+    const ingests = role !== 'api';
     return {
       module: AppModule,
       imports: [
@@ -39,15 +42,10 @@ export class AppModule {
         ObservabilityModule,
         AuthModule.forRoot(),
         HealthModule,
-        CatalogModule,
-        LiveModule,
-        ResultsModule,
-        StreamModule,
-        TeamsModule,
-        IngestModule,
+        ...(serves ? [CatalogModule, LiveModule, ResultsModule, StreamModule, TeamsModule] : []),
+        ...(ingests ? [IngestModule] : []),
       ],
       providers: [
-        { provide: APP_GUARD, useClass: ServingRoleGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_FILTER, useClass: FixturesExceptionFilter },
         { provide: APP_PIPE, useFactory: fixturesValidationPipe },

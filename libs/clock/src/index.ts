@@ -1,3 +1,5 @@
 export * from './backoff';
 export * from './clock';
 export * from './clock.module';
+export * from './retry';
+export * from './wakeable-pauses';

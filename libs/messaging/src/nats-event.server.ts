@@ -67,6 +67,13 @@ export class NatsEventServer extends ServerNats {
         }),
       );
     }
+    // Once the server has processed the subscriptions, what is published from now on arrives.
+    connection.flush().then(
+      () => this.link.subscriptionsReady(),
+      (error: unknown) => {
+        this.logger.warn(`Confirming the NATS subscriptions failed: ${String(error)}`);
+      },
+    );
   }
 }
 

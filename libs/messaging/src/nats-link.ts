@@ -60,6 +60,7 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly schedule: ReconnectSchedule;
   private readonly connectionListeners = new Set<(connection: NatsConnection) => void>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly subscribedListeners = new Set<() => void>();
   private readonly connectedWaiters = new Set<() => void>();
   private connection?: NatsConnection;
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
@@ -155,6 +156,22 @@ export class NatsLink implements OnApplicationShutdown {
     return () => this.reconnectListeners.delete(listener);
   }
 
+  /**
+   * Called each time the application's event handlers have subscribed on a
+   * connection (at start and after every reconnect), once the server has
+   * them: state read before that (a load at start) may miss what was
+   * published in between, so its holders read it again.
+   */
+  onSubscribed(listener: () => void): () => void {
+    this.subscribedListeners.add(listener);
+    return () => this.subscribedListeners.delete(listener);
+  }
+
+  /** The event server's word that its subscriptions on the current connection are in place. */
+  subscriptionsReady(): void {
+    this.notify(this.subscribedListeners, 'A subscription listener');
+  }
+
   private openConnection(): NatsConnection {
     if (!this.connection || this.current !== 'connected') throw new Error('NATS is not connected');
     return this.connection;
@@ -237,11 +254,15 @@ export class NatsLink implements OnApplicationShutdown {
   }
 
   private notifyReconnected(): void {
-    for (const listener of this.reconnectListeners) {
+    this.notify(this.reconnectListeners, 'A reconnect listener');
+  }
+
+  private notify(listeners: Set<() => void>, what: string): void {
+    for (const listener of listeners) {
       try {
         listener();
       } catch (error) {
-        this.logger.error(`A reconnect listener failed: ${describe(error)}`);
+        this.logger.error(`${what} failed: ${describe(error)}`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LiveModule } from '../live/live.module';
+import { LiveChangeLog } from '../live/live-change-log';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
 import { CatalogStore } from './catalog-store';
@@ -12,9 +12,12 @@ import { LiveWriter } from './live-writer';
 import { LivescoresClient } from './livescores-client';
 import { MatchRegistry } from './match-registry';
 
-/** Reads the provider, stores and publishes (idle in ROLE `api`). */
+/**
+ * Reads the provider, stores and publishes (ROLE `ingest` and `all`). It
+ * appends to the change log through its own handle on it; the api side's
+ * LiveModule has another, for replays.
+ */
 @Module({
-  imports: [LiveModule],
   controllers: [KitRequestsController],
   providers: [
     LivescoresClient,
@@ -23,6 +26,7 @@ import { MatchRegistry } from './match-registry';
     CatalogPoller,
     MatchRegistry,
     LiveWriter,
+    LiveChangeLog,
     LiveChangePublisher,
     LiveIngestService,
     KitResolver,

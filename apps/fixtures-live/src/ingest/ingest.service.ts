@@ -42,17 +42,12 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly events: NatsEventClient,
   ) {}
 
-  get enabled(): boolean {
-    return this.config.get('ROLE', { infer: true }) !== 'api';
-  }
-
   /** Completed catalog polls, clean or not (tests wait on it). */
   get completedPolls(): number {
     return this.polls;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.enabled) return;
     try {
       await this.registry.reload();
     } catch (error) {
@@ -107,7 +102,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** An api replica met teams without a kit; an ingest resolves them in the background. */
   onKitsWanted(event: unknown): void {
-    if (!this.enabled || this.stopped) return;
+    if (this.stopped) return;
     const teamIds = (event as { teamIds?: unknown } | null)?.teamIds;
     if (!Array.isArray(teamIds)) return;
     const ids = teamIds.filter((id): id is string => typeof id === 'string').slice(0, 1000);

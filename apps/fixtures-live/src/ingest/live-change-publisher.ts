@@ -1,8 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
+import { backoffDelay, retryUntilDone, WakeablePauses } from '@app/clock';
 import {
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
@@ -10,7 +9,6 @@ import {
   NatsLink,
   positionHeaders,
 } from '@app/messaging';
-import type { FixturesEnv } from '../config/fixtures.env';
 import { LiveChangeLog } from '../live/live-change-log';
 import { describeFault } from './livescores-client';
 import { type LiveWrite, LiveWriter } from './live-writer';
@@ -48,14 +46,14 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
   private readonly lastSeq = new Map<number, number>();
   private ready?: Promise<void>;
   private ensuring?: Promise<void>;
-  private readonly wakers = new Set<() => void>();
+  /** Retry waits, cut short when NATS reconnects or the process stops. */
+  private readonly pauses = new WakeablePauses();
   private failing = false;
   private detachReconnect?: () => void;
   private stopped = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly config: ConfigService<FixturesEnv, true>,
     private readonly log: LiveChangeLog,
     private readonly events: NatsEventClient,
     private readonly writer: LiveWriter,
@@ -63,19 +61,18 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.get('ROLE', { infer: true }) === 'api') return;
     this.ready = this.prepareLog();
     this.detachReconnect = this.nats.onReconnect(() => {
       // The server may need a moment before JetStream answers: retry from the shortest delay.
       for (const slot of this.slots.values()) slot.attempt = 0;
-      this.wakeAll();
+      this.pauses.wakeAll();
     });
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
     this.detachReconnect?.();
-    this.wakeAll();
+    this.pauses.wakeAll();
   }
 
   /** The position the match's stored state had when this process first read it. */
@@ -130,7 +127,7 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
           const ready = this.ensureLog();
           ready.catch(() => undefined);
           this.ready = ready;
-          await this.pause(backoffDelay(slot.attempt++, NATS_RECONNECT_BACKOFF));
+          await this.pauses.pause(backoffDelay(slot.attempt++, NATS_RECONNECT_BACKOFF));
         }
       }
     } finally {
@@ -155,24 +152,6 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
     this.writer.write(matchId, { ...change.write, changeSeq: seq, prevChangeSeq: prevSeq });
   }
 
-  /** Waits `ms`, or less when NATS reconnects or the process stops. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      this.wakers.add(done);
-    });
-  }
-
-  private wakeAll(): void {
-    for (const wake of [...this.wakers]) wake();
-  }
-
   /** One check of the stream for every match that failed at once. */
   private ensureLog(): Promise<void> {
     this.ensuring ??= this.log.ensure().finally(() => (this.ensuring = undefined));
@@ -184,18 +163,13 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
    * stored: a NATS whose store was lost would otherwise start again at 1.
    */
   private async prepareLog(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        await this.log.ensure();
-        break;
-      } catch (error) {
-        const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
+    await retryUntilDone(() => this.log.ensure(), {
+      stopped: () => this.stopped,
+      onFailure: (error, delay) =>
         this.logger.warn(
           `Preparing the change log failed (${describeFault(error)}); retrying in ${delay} ms`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      }
-    }
+        ),
+    });
     try {
       const rows = await this.db.query<Array<{ top: string | null }>>(
         'SELECT max(change_seq)::text AS top FROM fixtures.live_snapshots',

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { backoffDelay, Clock, DEFAULT_BACKOFF } from '@app/clock';
+import { Clock, retryUntilDone } from '@app/clock';
 import type { CatalogStatus } from '../live/domain';
 import { frameData } from '../live/frame-data';
 import { ConcurrencyGate } from './concurrency';
@@ -98,18 +98,13 @@ export class LiveIngestService {
 
   /** Reads what was stored for the match before this process saw it, retrying while PostgreSQL is away. */
   private async load(match: KnownMatch): Promise<void> {
-    let memory: MatchMemory | undefined;
-    for (let attempt = 0; !memory; attempt++) {
-      try {
-        memory = await this.reads.run(() => this.readMemory(match.id));
-      } catch (error) {
-        const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
+    const memory = await retryUntilDone(() => this.reads.run(() => this.readMemory(match.id)), {
+      onFailure: (error, delay) =>
         this.logger.warn(
           `Reading match ${match.id} failed (${describeFault(error)}); retrying in ${delay} ms`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      }
-    }
+        ),
+    });
+    if (!memory) return;
     const backlog = this.loading.get(match.id) ?? [];
     this.loading.delete(match.id);
     this.memories.set(match.id, memory);

@@ -1,5 +1,4 @@
 import { Logger, UseFilters } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import {
   ConnectedSocket,
   MessageBody,
@@ -17,7 +16,6 @@ import {
   StreamExceptionFilter,
 } from '@app/streaming';
 import { fixturesAuthDetail } from '../common/auth-messages';
-import type { FixturesEnv } from '../config/fixtures.env';
 import { conflateLiveFrames, type LiveFrameMeta } from './live-frames';
 import { LiveStreamService } from './live-stream.service';
 import { MatchRequestDto, SubscribeRequestDto } from './match-request.dto';
@@ -40,13 +38,11 @@ export class LiveStreamGateway
   private readonly logger = new Logger(LiveStreamGateway.name);
 
   constructor(
-    private readonly config: ConfigService<FixturesEnv, true>,
     private readonly auth: AuthService,
     private readonly live: LiveStreamService,
   ) {}
 
   afterInit(stream: GatewayStream<Principal, LiveFrameMeta>): void {
-    if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
     stream.serve({
       authenticate: (request) => this.auth.authenticateUpgrade(request, STREAM_ACCESS),
       reject: (error) => this.reject(error),

@@ -1,10 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { AuthService } from '@app/auth';
 import { Clock } from '@app/clock';
 import { type ChangePosition, DynamicSubjects, type FeedHealthEvent, NatsLink } from '@app/messaging';
 import { StreamServer } from '@app/streaming';
-import type { FixturesEnv } from '../config/fixtures.env';
 import { HeardLiveStates } from '../live/heard-live-states';
 import { LiveMatchDirectory } from '../live/live-match-directory';
 import { LiveChangeLog } from '../live/live-change-log';
@@ -29,7 +27,6 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
   private newest = 0;
 
   constructor(
-    private readonly config: ConfigService<FixturesEnv, true>,
     private readonly auth: AuthService,
     private readonly nats: NatsLink,
     private readonly server: StreamServer,
@@ -44,7 +41,6 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
     this.detach.push(
       this.auth.onKeysChanged(() => void this.server.revalidate()),
       this.nats.onConnection(() => void this.readNewestSeq()),
@@ -63,7 +59,6 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
 
   /** A new state of a match, as the ingest published it on `fixtures.live.<sport>.<match>`. */
   onLiveChange(subject: string, data: Uint8Array, position: ChangePosition | null): void {
-    if (this.config.get('ROLE', { infer: true }) === 'ingest') return;
     const matchId = matchIdOf(subject);
     if (matchId === null) return;
     const text = payloadText(data);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { backoffDelay, Clock } from '@app/clock';
+import { Clock, retryUntilDone } from '@app/clock';
 import { type ChangePosition, NatsLink } from '@app/messaging';
 import { type AppliedChange, BookReplica } from './book-replica';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
@@ -25,10 +25,11 @@ interface ReplicaHandle {
 }
 
 /**
- * The api side's BookView: subscribes to the ingest's subjects first, then
- * loads the shared state from PostgreSQL and replays what arrived meanwhile,
- * so nothing is lost or reordered; after a NATS reconnect it reloads and tells
- * listeners what they missed.
+ * The api side's BookView: loads the shared state from PostgreSQL while the
+ * application starts (so it serves without NATS), and again each time its
+ * NATS handlers have subscribed (at start and after a reconnect), telling
+ * listeners what changed; what arrives during a load waits and is applied
+ * after it, so nothing is lost or reordered.
  */
 @Injectable()
 export class SharedBookView extends BookView implements OnModuleInit, OnApplicationShutdown {
@@ -54,7 +55,9 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
 
   async onModuleInit(): Promise<void> {
     if (!this.options.enabled) return;
-    this.unsubscribers.push(this.nats.onReconnect(() => this.resyncAll()));
+    // Reloaded whenever the NATS handlers (re)subscribe: at start, changes published between this
+    // load and the subscriptions would otherwise be lost, as would those of a lost connection.
+    this.unsubscribers.push(this.nats.onSubscribed(() => this.resyncAll()));
     await Promise.all([...this.handles.keys()].map((book) => this.reload(book, false)));
   }
 
@@ -167,25 +170,28 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     firstAttempt: () => void,
   ): Promise<void> {
     handle.buffer ??= [];
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        const stored = await this.store.load(book, this.options.pollMs);
-        const changes = handle.replica.load(stored, diff);
-        const buffered = handle.buffer ?? [];
-        handle.buffer = undefined;
-        for (const change of changes) this.emit(change);
-        for (const apply of buffered) apply();
-        return;
-      } catch (error) {
-        const wait = backoffDelay(attempt);
-        this.logger.warn(
-          `Loading book ${book} from PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); retrying in ${wait} ms`,
-        );
-        await this.pause(wait);
-      } finally {
-        firstAttempt();
-      }
-    }
+    await retryUntilDone(
+      async () => {
+        try {
+          const stored = await this.store.load(book, this.options.pollMs);
+          const changes = handle.replica.load(stored, diff);
+          const buffered = handle.buffer ?? [];
+          handle.buffer = undefined;
+          for (const change of changes) this.emit(change);
+          for (const apply of buffered) apply();
+        } finally {
+          firstAttempt();
+        }
+      },
+      {
+        stopped: () => this.stopped,
+        onFailure: (error, wait) =>
+          this.logger.warn(
+            `Loading book ${book} from PostgreSQL failed (${error instanceof Error ? error.message : String(error)}); retrying in ${wait} ms`,
+          ),
+        wait: (ms) => this.pause(ms),
+      },
+    );
   }
 
   private pause(ms: number): Promise<void> {

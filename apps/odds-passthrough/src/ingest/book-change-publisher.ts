@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
-import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
+import { backoffDelay, retryUntilDone, WakeablePauses } from '@app/clock';
 import {
   type ChangeLog,
   DynamicSubjects,
@@ -41,7 +41,8 @@ export class BookChangePublisher {
   private counter = 0;
   private ready?: Promise<void>;
   private ensuring?: Promise<void>;
-  private readonly wakers = new Set<() => void>();
+  /** Retry waits, cut short when NATS reconnects or the process stops. */
+  private readonly pauses = new WakeablePauses();
   private failing = false;
   private stopped = false;
 
@@ -60,12 +61,12 @@ export class BookChangePublisher {
 
   stop(): void {
     this.stopped = true;
-    this.wakeAll();
+    this.pauses.wakeAll();
   }
 
   /** NATS is back: retry at once. */
   wake(): void {
-    this.wakeAll();
+    this.pauses.wakeAll();
   }
 
   /** The position of a match's stored state, read when the ingest starts. */
@@ -89,7 +90,7 @@ export class BookChangePublisher {
       const ready = this.ensureLog();
       ready.catch(() => undefined);
       this.ready = ready;
-      await this.pause(backoffDelay(attempt++, NATS_RECONNECT_BACKOFF));
+      await this.pauses.pause(backoffDelay(attempt++, NATS_RECONNECT_BACKOFF));
     }
     return positions;
   }
@@ -161,39 +162,18 @@ export class BookChangePublisher {
 
   /** Creates the log, then makes sure its next `seq` is above every position stored. */
   private async prepare(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        await this.log.ensure();
-        break;
-      } catch (error) {
-        const delay = backoffDelay(attempt, DEFAULT_BACKOFF);
-        this.logger.warn(`Preparing the change log failed (${describe(error)}); retrying in ${delay} ms`);
-        await this.pause(delay);
-      }
-    }
+    await retryUntilDone(() => this.log.ensure(), {
+      stopped: () => this.stopped,
+      onFailure: (error, delay) =>
+        this.logger.warn(`Preparing the change log failed (${describe(error)}); retrying in ${delay} ms`),
+      wait: (ms) => this.pauses.pause(ms),
+    });
     try {
       await this.log.raiseFloor(await this.storedTop());
     } catch (error) {
       // Without PostgreSQL the floor stays unchecked; publishing prices matters more than this rare repair.
       this.logger.warn(`Checking the change log against stored positions failed (${describe(error)})`);
     }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      this.wakers.add(done);
-    });
-  }
-
-  private wakeAll(): void {
-    for (const wake of [...this.wakers]) wake();
   }
 }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { backoffDelay, type Clock } from '@app/clock';
+import { backoffDelay, type Clock, retryUntilDone } from '@app/clock';
 import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
 import type { SeedMatch } from '../book/domain';
@@ -138,27 +138,28 @@ export class BookPoller {
 
   /** Restores the persisted versions, so a restarted ingest keeps every market_key's version growing. */
   private async seededState(): Promise<BookState> {
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        const stored = await this.store.load(this.source.name, this.settings.pollMs);
-        const markets = new Map<number, SeedMatch['markets'][number][]>();
-        for (const market of stored.markets) {
-          const list = markets.get(market.matchId) ?? [];
-          list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
-          markets.set(market.matchId, list);
-        }
-        const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
-          if (position) this.publisher.recall(info.id, position.seq);
-          return { match: info, ts, markets: markets.get(info.id) ?? [] };
-        });
-        return new BookState(this.source.name, seed);
-      } catch (error) {
-        const wait = backoffDelay(attempt);
-        this.logger.warn(`Reading the stored book failed (${describe(error)}); retrying in ${wait} ms`);
-        await this.sleep(wait);
-      }
+    const seeded = await retryUntilDone(() => this.readSeed(), {
+      stopped: () => this.stopped,
+      onFailure: (error, wait) =>
+        this.logger.warn(`Reading the stored book failed (${describe(error)}); retrying in ${wait} ms`),
+      wait: (ms) => this.sleep(ms),
+    });
+    return seeded ?? new BookState(this.source.name);
+  }
+
+  private async readSeed(): Promise<BookState> {
+    const stored = await this.store.load(this.source.name, this.settings.pollMs);
+    const markets = new Map<number, SeedMatch['markets'][number][]>();
+    for (const market of stored.markets) {
+      const list = markets.get(market.matchId) ?? [];
+      list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
+      markets.set(market.matchId, list);
     }
-    return new BookState(this.source.name);
+    const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
+      if (position) this.publisher.recall(info.id, position.seq);
+      return { match: info, ts, markets: markets.get(info.id) ?? [] };
+    });
+    return new BookState(this.source.name, seed);
   }
 
   private async cycle(): Promise<void> {
@@ -258,7 +259,8 @@ export class BookPoller {
       await persisted;
       for (const message of publication.catalog) this.publishCatalog(message);
       const positions = await this.publisher.publish(publication.frames);
-      if (positions.length > 0) void this.persist({ ...NO_ROWS, positions });
+      // Awaited, so a stop waits for it: the next ingest chains prev_seq from the stored positions.
+      if (positions.length > 0) await this.persist({ ...NO_ROWS, positions });
     });
   }
 

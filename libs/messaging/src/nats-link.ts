@@ -158,8 +158,8 @@ export class NatsLink implements OnApplicationShutdown {
 
   /**
    * Called each time the application's event handlers have subscribed on a
-   * connection (at start and after every reconnect), once the server has
-   * them: state read before that (a load at start) may miss what was
+   * new connection, once the server has them (a reconnect of the same
+   * connection restores them without this: see onReconnect): state read before that (a load at start) may miss what was
    * published in between, so its holders read it again.
    */
   onSubscribed(listener: () => void): () => void {

@@ -26,10 +26,10 @@ interface ReplicaHandle {
 
 /**
  * The api side's BookView: loads the shared state from PostgreSQL while the
- * application starts (so it serves without NATS), and again each time its
- * NATS handlers have subscribed (at start and after a reconnect), telling
- * listeners what changed; what arrives during a load waits and is applied
- * after it, so nothing is lost or reordered.
+ * application starts (so it serves without NATS), and again once its NATS
+ * handlers have subscribed and after every reconnect, telling listeners what
+ * changed; what arrives during a load waits and is applied after it, so
+ * nothing is lost or reordered.
  */
 @Injectable()
 export class SharedBookView extends BookView implements OnModuleInit, OnApplicationShutdown {
@@ -55,9 +55,13 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
 
   async onModuleInit(): Promise<void> {
     if (!this.options.enabled) return;
-    // Reloaded whenever the NATS handlers (re)subscribe: at start, changes published between this
-    // load and the subscriptions would otherwise be lost, as would those of a lost connection.
-    this.unsubscribers.push(this.nats.onSubscribed(() => this.resyncAll()));
+    // Reloaded once the NATS handlers have subscribed (changes published between this load and
+    // the subscriptions would otherwise be lost) and after every reconnect (nats.js restores the
+    // subscriptions itself; what was published while the link was down is lost).
+    this.unsubscribers.push(
+      this.nats.onSubscribed(() => this.resyncAll()),
+      this.nats.onReconnect(() => this.resyncAll()),
+    );
     await Promise.all([...this.handles.keys()].map((book) => this.reload(book, false)));
   }
 

@@ -12,12 +12,21 @@ require('tsconfig-paths').register({ baseUrl: root, paths: tsconfig.compilerOpti
 /**
  * Starts a service from its sources (`apps/<app>/src/main.ts`) in a child process with
  * `env` added to this one's, its logs at warn level and on this process's stderr.
+ * `BENCH_SERVICE_NODE_ARGS` adds Node options to that process only, for example
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` (Node refuses profiling options in NODE_OPTIONS).
  */
 function spawnService(app, env) {
   const { spawn } = require('node:child_process');
   return spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', `apps/${app}/src/main.ts`],
+    [
+      ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '-r',
+      'ts-node/register/transpile-only',
+      '-r',
+      'tsconfig-paths/register',
+      `apps/${app}/src/main.ts`,
+    ],
     {
       cwd: root,
       env: { ...process.env, TS_NODE_PROJECT: project, LOG_LEVEL: 'warn', ...env },

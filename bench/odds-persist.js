@@ -1,7 +1,7 @@
 // Cost of the odds ingest's shared-state writes (PostgreSQL, schema `odds`) for a book of
 // 100,000 markets: the first write of the whole book, a poll in which 1% of the markets
-// changed, and one in which nothing changed. Each poll's diff (BookState) is turned into
-// rows and NATS frames (buildPublication) and written in one transaction (BookStore), as the
+// changed, and one in which nothing changed. Each poll's diff (IngestBook) is turned into
+// rows and NATS frames (buildPublication) and written in one transaction (BookRepository), as the
 // ingest does before publishing. Run from the repository root:
 //
 //   node bench/odds-persist.js [markets=100000] [runs=5]
@@ -16,9 +16,9 @@ require('./support/ts-sources');
 const { admin, databaseUrl } = require('./support/bench-env');
 const { buildDataSourceOptions } = require('../libs/database/src/data-source-options');
 const { openDataSource } = require('../libs/database/src/open-data-source');
-const { BookState } = require('../apps/odds-passthrough/src/book/domain');
+const { IngestBook } = require('../apps/odds-passthrough/src/book/domain');
 const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
-const { BookStore } = require('../apps/odds-passthrough/src/book/book-store');
+const { BookRepository } = require('../apps/odds-passthrough/src/book/book.repository');
 const { buildPublication } = require('../apps/odds-passthrough/src/ingest/book-publication');
 
 const SPORT = BIG_BOOK_SPORT;
@@ -73,13 +73,13 @@ async function main() {
     buildDataSourceOptions({ url: databaseUrl(name), applicationName: 'bench', migrationsRun: true }),
   );
   try {
-    const store = new BookStore(dataSource);
-    const state = new BookState('book');
+    const repository = new BookRepository(dataSource);
+    const state = new IngestBook('book');
     let now = start;
     const write = async (diff) => {
       const publication = buildPublication(state, diff);
       if (!publication) return { ms: 0, rows: 0 };
-      const { ms } = await timed(() => store.write('book', publication.write));
+      const { ms } = await timed(() => repository.write('book', publication.write));
       return { ms, rows: publication.write.markets.length + publication.write.removedMarkets.length };
     };
     await write(state.applySports([{ id: SPORT, name: 'Soccer' }], now));
@@ -98,7 +98,7 @@ async function main() {
       if (nothing.rows !== 0) throw new Error('a poll without changes wrote rows');
       quiet.push(nothing.ms);
     }
-    const { ms: load } = await timed(() => store.load('book', 1000));
+    const { ms: load } = await timed(() => repository.load('book', 1000));
     const fmt = (ms) => `${ms.toFixed(1).padStart(8)} ms`;
     console.log(`odds persist bench: ${marketCount} markets, wall time, median of ${runs} runs`);
     console.log(`  first write of the whole book   ${fmt(first.ms)}   (${first.rows} market rows)`);

@@ -1,4 +1,4 @@
-// Cost of one sportsbook poll in the odds ingest's diff engine (BookState), with 100,000
+// Cost of one sportsbook poll in the odds ingest's diff engine (IngestBook), with 100,000
 // markets listed: a full rebuild, a full poll in which nothing changed and one in which 1%
 // of the markets changed. Run from the repository root:
 //
@@ -16,7 +16,7 @@ require('ts-node').register({
   project: path.join(__dirname, '..', 'tsconfig.json'),
 });
 
-const { BookState } = require('../apps/odds-passthrough/src/book/domain');
+const { IngestBook } = require('../apps/odds-passthrough/src/book/domain');
 const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
 const { parseLeagues, parseMarketsFull, parseMatchups } = require('../apps/odds-passthrough/src/upstream');
 
@@ -144,7 +144,7 @@ const parse = [];
 let selectionsOnePercent = 0;
 let state;
 for (let run = 0; run < runs; run++) {
-  state = new BookState('book');
+  state = new IngestBook('book');
   state.applyLabels(SPORT, labels, now);
   rebuild.push(time(() => state.applyFull(SPORT, unchanged, now)).ms);
   parse.push(time(() => parseMarketsFull(JSON.parse(body))).ms);

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
-import { BookView } from '../../apps/odds-passthrough/src/book/book-view';
+import { BookReadPort } from '../../apps/odds-passthrough/src/book/book-read-port';
 import { aMatchup, aMoneyline, aSpread, aTotal } from './sportsbook-factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
@@ -268,17 +268,17 @@ describe('odds ingest', () => {
     ['a body of the wrong shape', { garbage: true }],
     ['a timeout', { delayMs: 800 }],
   ])('keeps the state through %s, reports the feed unhealthy, then recovers', async (_name, fault) => {
-    const view = app.get(BookView);
+    const replica = app.get(BookReadPort);
     const before = await odds(MATCH);
-    await waitFor(() => view.feedHealthy('book'), { timeoutMs: 5000, what: 'a healthy feed' });
+    await waitFor(() => replica.feedHealthy('book'), { timeoutMs: 5000, what: 'a healthy feed' });
     const seen = book.requests.length;
     book.setFault(fault);
     await waitFor(() => book.requests.length >= seen + 3, { timeoutMs: 8000, what: 'failing polls' });
     clock.advance(1000);
-    expect(view.feedHealthy('book')).toBe(false);
+    expect(replica.feedHealthy('book')).toBe(false);
     expect(await odds(MATCH)).toEqual(before);
     book.setFault(undefined);
-    await waitFor(() => view.feedHealthy('book'), { timeoutMs: 8000, what: 'the feed to recover' });
+    await waitFor(() => replica.feedHealthy('book'), { timeoutMs: 8000, what: 'the feed to recover' });
     book.putMarket(
       SOCCER,
       aSpread(-2.5, {

@@ -2,30 +2,34 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, type NatsContext, Payload } from '@nestjs/microservices';
 import type { MsgHdrs } from 'nats';
 import { bookOfSubject, DynamicSubjects, NatsLink, positionOf, unqualifySubject } from '@app/messaging';
-import { SharedBookView } from './shared-book-view';
+import { ReplicaBookService } from './replica-book.service';
 
-/** What the odds ingests publish, for every book; the subject names the book. */
+/**
+ * What the odds ingests publish, for every book; the subject names the book.
+ * The one caller of the replica service itself: it feeds the replica, where
+ * every reader goes through BookReadPort.
+ */
 @Controller()
 export class BookChangesController {
   constructor(
-    private readonly view: SharedBookView,
+    private readonly replica: ReplicaBookService,
     private readonly nats: NatsLink,
   ) {}
 
   @EventPattern(DynamicSubjects.oddsMatchAny)
   onMatchChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
     const meta = context.getHeaders() as MsgHdrs | undefined;
-    this.view.onMatchChange(this.bookOf(context), data, positionOf(meta));
+    this.replica.onMatchChange(this.bookOf(context), data, positionOf(meta));
   }
 
   @EventPattern(DynamicSubjects.oddsCatalogAny)
   onCatalogChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
-    this.view.onCatalogChange(this.bookOf(context), data);
+    this.replica.onCatalogChange(this.bookOf(context), data);
   }
 
   @EventPattern(DynamicSubjects.oddsHealthAny)
   onFeedHealth(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
-    this.view.onFeedHealth(this.bookOf(context), data);
+    this.replica.onFeedHealth(this.bookOf(context), data);
   }
 
   private bookOf(context: NatsContext): string {

@@ -5,23 +5,27 @@ import type { BookSource } from '../config/books';
 import type { OddsEnv } from '../config/odds.env';
 import { BookChangeLogs } from './book-change-logs';
 import { BookChangesController } from './book-changes.controller';
+import { BookReadPort } from './book-read-port';
 import { BOOK_SOURCES } from './book-sources';
-import { BookStore } from './book-store';
-import { BookView } from './book-view';
-import { BOOK_VIEW_OPTIONS, type BookViewOptions, SharedBookView } from './shared-book-view';
+import { BookRepository } from './book.repository';
+import { REPLICA_BOOK_OPTIONS, type ReplicaBookOptions, ReplicaBookService } from './replica-book.service';
 
-/** The configured books, their shared state in PostgreSQL and the api side's view of it. */
+/**
+ * The configured books, their shared state in PostgreSQL and the api side's
+ * replica of it, read through BookReadPort (the service behind it is not
+ * exported, so nothing can inject it instead).
+ */
 @Module({})
 export class BookModule implements OnModuleInit {
   constructor(
-    private readonly view: BookView,
+    private readonly replica: BookReadPort,
     private readonly upstream: UpstreamMonitor,
   ) {}
 
   /** Each book's feed health as this replica sees it (the rule the stream heartbeat uses). */
   onModuleInit(): void {
-    for (const book of this.view.books()) {
-      this.upstream.watchFeed(book.name, () => this.view.feedHealthy(book.name));
+    for (const book of this.replica.books()) {
+      this.upstream.watchFeed(book.name, () => this.replica.feedHealthy(book.name));
     }
   }
 
@@ -33,19 +37,19 @@ export class BookModule implements OnModuleInit {
       providers: [
         { provide: BOOK_SOURCES, useValue: books },
         {
-          provide: BOOK_VIEW_OPTIONS,
+          provide: REPLICA_BOOK_OPTIONS,
           inject: [ConfigService],
-          useFactory: (config: ConfigService<OddsEnv, true>): BookViewOptions => ({
+          useFactory: (config: ConfigService<OddsEnv, true>): ReplicaBookOptions => ({
             enabled: config.get('ROLE', { infer: true }) !== 'ingest',
             pollMs: config.get('BOOK_POLL_MS', { infer: true }),
           }),
         },
-        BookStore,
+        BookRepository,
         BookChangeLogs,
-        SharedBookView,
-        { provide: BookView, useExisting: SharedBookView },
+        ReplicaBookService,
+        { provide: BookReadPort, useExisting: ReplicaBookService },
       ],
-      exports: [BOOK_SOURCES, BookStore, BookChangeLogs, SharedBookView, BookView],
+      exports: [BOOK_SOURCES, BookRepository, BookChangeLogs, BookReadPort],
     };
   }
 }

@@ -1,9 +1,8 @@
 import { NotFoundException } from '@nestjs/common';
 import { AuthError, type Principal, sportsbookSportFailure } from '@app/auth';
-import type { BookConfig } from '../book/book-view';
+import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
+import type { BookConfig, BookReadPort } from '../book/book-read-port';
 import type { MatchOdds } from '../book/domain/match-odds';
-import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-wire';
-import type { SharedBookView } from '../book/shared-book-view';
 
 /**
  * The grant rules of the REST routes: lists are filtered to the key's granted
@@ -12,17 +11,17 @@ import type { SharedBookView } from '../book/shared-book-view';
  */
 export class BookCatalog {
   constructor(
-    private readonly view: SharedBookView,
+    private readonly replica: BookReadPort,
     private readonly book: BookConfig,
   ) {}
 
   sports(principal: Principal): SportInfo[] {
-    return this.view.sports(this.book.name).filter((sport) => this.granted(principal, sport.id));
+    return this.replica.sports(this.book.name).filter((sport) => this.granted(principal, sport.id));
   }
 
   leagues(principal: Principal, sport: number | undefined): LeagueInfo[] {
     if (sport !== undefined) this.requireSport(principal, sport);
-    return this.view
+    return this.replica
       .leagues(this.book.name)
       .filter((league) =>
         sport === undefined ? this.granted(principal, league.sport_id) : league.sport_id === sport,
@@ -31,7 +30,7 @@ export class BookCatalog {
 
   matches(principal: Principal, sport: number | undefined, league: number | undefined): MatchInfo[] {
     if (sport !== undefined) this.requireSport(principal, sport);
-    return this.view
+    return this.replica
       .matches(this.book.name)
       .filter(
         (match) =>
@@ -41,8 +40,8 @@ export class BookCatalog {
   }
 
   odds(principal: Principal, matchId: number): MatchOdds {
-    const sport = this.view.matchSport(this.book.name, matchId);
-    const snapshot = sport === undefined ? undefined : this.view.snapshot(this.book.name, matchId);
+    const sport = this.replica.matchSport(this.book.name, matchId);
+    const snapshot = sport === undefined ? undefined : this.replica.snapshot(this.book.name, matchId);
     if (sport === undefined || !snapshot) throw new NotFoundException(`match not found: ${matchId}`);
     this.requireSport(principal, sport);
     return snapshot;

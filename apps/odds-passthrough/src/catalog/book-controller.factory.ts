@@ -18,10 +18,9 @@ import {
   RequiresSportsbook,
   Scope,
 } from '@app/auth';
-import type { BookConfig } from '../book/book-view';
+import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
+import { type BookConfig, BookReadPort } from '../book/book-read-port';
 import type { MatchOdds } from '../book/domain/match-odds';
-import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-wire';
-import { SharedBookView } from '../book/shared-book-view';
 import { BookCatalog } from './book-catalog';
 import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
 import { BookLeaguesQueryDto, BookMatchesQueryDto, BookOddsQueryDto } from './book.query.dto';
@@ -61,8 +60,8 @@ export function createBookController(book: BookConfig): Type {
   class BookController {
     private readonly catalog: BookCatalog;
 
-    constructor(view: SharedBookView) {
-      this.catalog = new BookCatalog(view, book);
+    constructor(replica: BookReadPort) {
+      this.catalog = new BookCatalog(replica, book);
     }
 
     @Public()

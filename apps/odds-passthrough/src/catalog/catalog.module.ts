@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { BookConfig } from '../book/book-view';
+import type { BookConfig } from '../book/book-read-port';
 import { createBookController } from './book-controller.factory';
 
 /** The REST routes of every configured book (not registered in ROLE=ingest). */

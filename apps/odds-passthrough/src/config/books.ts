@@ -1,4 +1,4 @@
-import type { BookConfig } from '../book/book-view';
+import type { BookConfig } from '../book/book-read-port';
 
 /** A configured sportsbook: how it is served and where its upstream lives. */
 export interface BookSource extends BookConfig {

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { BookConfig } from '../book/book-view';
+import type { BookConfig } from '../book/book-read-port';
 import { API_KEY_SECURITY } from '../catalog/book-controller.factory';
 
 /**

@@ -8,7 +8,7 @@ import {
   type NatsEventClient,
   positionHeaders,
 } from '@app/messaging';
-import type { MatchPosition } from '../book/book-store';
+import type { MatchPosition } from '../book/book.repository';
 
 /** One match frame of a poll, as the ingest publishes it (no position: that travels in headers). */
 export interface MatchFrame {

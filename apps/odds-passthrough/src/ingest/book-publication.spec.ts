@@ -1,12 +1,12 @@
-import { BookState } from '../book/domain';
+import { IngestBook } from '../book/domain';
 import { buildPublication } from './book-publication';
 import { aMatchup, aMoneyline, aTotal } from '../../../../test/odds-passthrough/sportsbook-factory';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 
 describe('buildPublication', () => {
-  function loaded(): BookState {
-    const state = new BookState('book');
+  function loaded(): IngestBook {
+    const state = new IngestBook('book');
     state.applySports([{ id: 29, name: 'Soccer' }], NOW);
     state.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);
     return state;

@@ -1,7 +1,6 @@
-import type { StoredMarket, StoredMatch } from '../book/book-replica';
-import type { BookWrite } from '../book/book-store';
-import { type CatalogMessage, serializeUpdateFrame, type SportLeagues } from '../book/book-wire';
-import type { BookDiff, BookState } from '../book/domain';
+import { type CatalogMessage, serializeUpdateFrame, type SportLeagues } from '../book/book-messages';
+import type { BookWrite, StoredMarket, StoredMatch } from '../book/book.repository';
+import type { BookDiff, IngestBook } from '../book/domain';
 import { groupByMarket } from '../book/domain/selection';
 
 /** NATS payloads of one diff, in the order they must go out. */
@@ -19,7 +18,7 @@ const CATALOG_CHUNK = 500;
  * Turns what one poll changed into the rows to persist and the messages to
  * publish. Pure and proportional to the diff: each frame is serialised once.
  */
-export function buildPublication(state: BookState, diff: BookDiff): BookPublication | undefined {
+export function buildPublication(book: IngestBook, diff: BookDiff): BookPublication | undefined {
   const empty =
     diff.changes.length === 0 &&
     diff.matches.length === 0 &&
@@ -28,10 +27,10 @@ export function buildPublication(state: BookState, diff: BookDiff): BookPublicat
     diff.leaguesChanged.length === 0;
   if (empty) return undefined;
 
-  const sports = diff.sportsChanged ? state.sports() : undefined;
+  const sports = diff.sportsChanged ? book.sports() : undefined;
   const leagues: SportLeagues[] = diff.leaguesChanged.map((sportId) => ({
     sport_id: sportId,
-    leagues: state.leagues(sportId),
+    leagues: book.leagues(sportId),
   }));
   const removedMatches = diff.removedMatches.map((match) => match.id);
   const removedSet = new Set(removedMatches);
@@ -54,7 +53,7 @@ export function buildPublication(state: BookState, diff: BookDiff): BookPublicat
       ),
     });
     if (removedSet.has(change.matchId)) continue;
-    const info = matchRows.get(change.matchId)?.info ?? state.match(change.matchId);
+    const info = matchRows.get(change.matchId)?.info ?? book.match(change.matchId);
     if (info) matchRows.set(change.matchId, { info, ts: change.ts });
     for (const [marketKey, selections] of groupByMarket(change.selections)) {
       markets.push({ matchId: change.matchId, marketKey, version: selections[0].version, selections });

@@ -10,20 +10,20 @@ import { NatsEventClient, NatsLink } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
 import { BookChangeLogs } from '../book/book-change-logs';
 import { BOOK_SOURCES, type BookSources } from '../book/book-sources';
-import { BookStore } from '../book/book-store';
+import { BookRepository } from '../book/book.repository';
 import type { OddsEnv } from '../config/odds.env';
-import { BookPoller } from './book-poller';
+import { BookPollSchedule } from './book-poll-schedule';
 
-/** One poller per configured book, started once the application is up. */
+/** One poll schedule per configured book, started once the application is up. */
 @Injectable()
 export class IngestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly pollers: BookPoller[];
+  private readonly pollers: BookPollSchedule[];
   private detachReconnect?: () => void;
 
   constructor(
     @Inject(BOOK_SOURCES) sources: BookSources,
     config: ConfigService<OddsEnv, true>,
-    store: BookStore,
+    repository: BookRepository,
     events: NatsEventClient,
     clock: Clock,
     upstream: UpstreamMonitor,
@@ -36,7 +36,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       timeoutMs: config.get('BOOK_TIMEOUT_MS', { infer: true }),
     };
     this.pollers = sources.map(
-      (source) => new BookPoller(source, settings, store, events, clock, upstream, logs.of(source.name)),
+      (source) =>
+        new BookPollSchedule(source, settings, repository, events, clock, upstream, logs.of(source.name)),
     );
   }
 

@@ -1,6 +1,6 @@
 import type { ChangePosition } from '@app/messaging';
 import { deferredFrame, encodeFrame, frameBytes, type OutgoingFrame } from '@app/streaming';
-import { positionFields } from '../book/book-wire';
+import { positionFields } from '../book/book-messages';
 import type { MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 
@@ -42,7 +42,7 @@ export function snapshotFrame(odds: MatchOdds, position: ChangePosition): BookFr
   };
 }
 
-/** Wraps the update frame the book view serialised once (position included), for every subscriber of the match. */
+/** Wraps the update frame the book replica serialised once (position included), for every subscriber of the match. */
 export function updateFrame(update: MatchUpdate, serialized: string, position: ChangePosition): BookFrame {
   return {
     data: encodeFrame(serialized),

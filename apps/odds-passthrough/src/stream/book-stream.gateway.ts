@@ -18,7 +18,7 @@ import {
   type StreamConnection,
   StreamExceptionFilter,
 } from '@app/streaming';
-import type { BookConfig } from '../book/book-view';
+import type { BookConfig } from '../book/book-read-port';
 import { oddsAuthError } from '../common/auth-messages';
 import type { OddsEnv } from '../config/odds.env';
 import { type BookFrameMeta, conflateBookFrames } from './book-frames';

@@ -4,12 +4,12 @@ import { StreamServer } from '@app/streaming';
 import { Clock } from '@app/clock';
 import { DynamicSubjects } from '@app/messaging';
 import { BookChangeLogs } from '../book/book-change-logs';
-import { BookView } from '../book/book-view';
+import { BookReadPort } from '../book/book-read-port';
 import { type BookReplay, BookSubscriptions } from './book-subscriptions';
 
 /**
  * The fan-out behind every book's price stream on api replicas: changes the
- * book view applies reach the book's subscriptions, and a key that changes is
+ * book replica applies reach the book's subscriptions, and a key that changes is
  * checked again on every open socket. The per-book gateways own the sockets
  * and their heartbeats.
  */
@@ -21,12 +21,12 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly auth: AuthService,
-    private readonly view: BookView,
+    private readonly replica: BookReadPort,
     private readonly server: StreamServer,
     logs: BookChangeLogs,
     clock: Clock,
   ) {
-    for (const book of view.books()) {
+    for (const book of replica.books()) {
       const log = logs.of(book.name);
       const replay: BookReplay = (scope, afterSeq) =>
         log.replay(
@@ -37,7 +37,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
         );
       this.streams.set(
         book.name,
-        new BookSubscriptions(view, book.name, book.grant, replay, () => clock.now()),
+        new BookSubscriptions(replica, book.name, book.grant, replay, () => clock.now()),
       );
     }
   }
@@ -51,7 +51,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     this.detachKeyChanges = this.auth.onKeysChanged(() => void this.server.revalidate());
-    this.detachChanges = this.view.onChange((change, frame, position) => {
+    this.detachChanges = this.replica.onChange((change, frame, position) => {
       for (const subscriptions of this.streams.values()) subscriptions.publish(change, frame, position);
     });
   }

@@ -1,7 +1,8 @@
 import { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
-import { type BookChangeListener, type BookConfig, BookView } from '../book/book-view';
-import { positionedUpdateText, serializeUpdateFrame } from '../book/book-wire';
+import { positionedUpdateText, serializeUpdateFrame } from '../book/book-messages';
+import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
+import { type BookChangeListener, type BookConfig, BookReadPort } from '../book/book-read-port';
 import type { BookChange, MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 import type { BookFrame } from './book-frames';
@@ -23,11 +24,11 @@ function selection(market: string, version: number, price = 100): Selection {
 }
 
 /**
- * A book held in memory with its change log; `apply` plays the part of a
+ * The read port over a book held in memory with its change log; `apply` plays the part of a
  * change arriving from the ingest, appended to the log first.
  */
-class InMemoryBookView extends BookView {
-  readonly matches = new Map<number, MatchOdds>();
+class InMemoryReplica extends BookReadPort {
+  readonly odds = new Map<number, MatchOdds>();
   readonly positions = new Map<number, ChangePosition>();
   readonly log: { seq: number; prevSeq: number | null; matchId: number; sportId: number; text: string }[] =
     [];
@@ -41,8 +42,21 @@ class InMemoryBookView extends BookView {
     return [{ name: 'book', prefix: '/v1/book', grant: 'book' }];
   }
 
+  // The stream reads matches one by one; it never asks for the lists.
+  sports(): readonly SportInfo[] {
+    return [];
+  }
+
+  leagues(): readonly LeagueInfo[] {
+    return [];
+  }
+
+  matches(): readonly MatchInfo[] {
+    return [];
+  }
+
   snapshot(_book: string, matchId: number): MatchOdds | undefined {
-    return this.matches.get(matchId);
+    return this.odds.get(matchId);
   }
 
   matchPosition(_book: string, matchId: number): ChangePosition | undefined {
@@ -54,11 +68,11 @@ class InMemoryBookView extends BookView {
   }
 
   matchSport(_book: string, matchId: number): number | undefined {
-    return this.matches.get(matchId)?.sport_id;
+    return this.odds.get(matchId)?.sport_id;
   }
 
   matchIds(_book: string, sportId?: number): readonly number[] {
-    return [...this.matches.values()]
+    return [...this.odds.values()]
       .filter((odds) => sportId === undefined || odds.sport_id === sportId)
       .map((odds) => odds.match_id);
   }
@@ -92,11 +106,11 @@ class InMemoryBookView extends BookView {
   };
 
   apply(matchId: number, sportId: number, selections: Selection[], removed: string[] = []): void {
-    const held = this.matches.get(matchId);
+    const held = this.odds.get(matchId);
     const keys = new Set([...selections.map((s) => s.market_key), ...removed]);
     const kept = (held?.selections ?? []).filter((s) => !keys.has(s.market_key));
     const ts = (held?.ts ?? 0) + 1;
-    this.matches.set(matchId, {
+    this.odds.set(matchId, {
       match_id: matchId,
       sport_id: sportId,
       ts,
@@ -157,7 +171,7 @@ function principal(sports: number[]): Principal {
 }
 
 describe('BookSubscriptions', () => {
-  let view: InMemoryBookView;
+  let replica: InMemoryReplica;
   let subscriptions: BookSubscriptions;
 
   const connect = (sports: number[]) => {
@@ -167,20 +181,20 @@ describe('BookSubscriptions', () => {
   };
 
   beforeEach(() => {
-    view = new InMemoryBookView();
-    subscriptions = new BookSubscriptions(view, 'book', 'book', view.replay);
-    view.onChange((change, frame, position) => subscriptions.publish(change, frame, position));
-    view.apply(100, 29, [selection('m1', 1), selection('m2', 1)]);
-    view.apply(200, 29, [selection('m1', 1)]);
-    view.apply(300, 33, [selection('m1', 1)]);
+    replica = new InMemoryReplica();
+    subscriptions = new BookSubscriptions(replica, 'book', 'book', replica.replay);
+    replica.onChange((change, frame, position) => subscriptions.publish(change, frame, position));
+    replica.apply(100, 29, [selection('m1', 1), selection('m2', 1)]);
+    replica.apply(200, 29, [selection('m1', 1)]);
+    replica.apply(300, 33, [selection('m1', 1)]);
   });
 
-  it('sends a snapshot on subscribe, then updates with the book view bytes, shared by all', async () => {
+  it('sends a snapshot on subscribe, then updates with the book replica bytes, shared by all', async () => {
     const a = connect([29]);
     const b = connect([29]);
     await subscriptions.subscribe(a, 100);
     await subscriptions.subscribe(b, 100);
-    view.apply(100, 29, [selection('m1', 2, 150)], ['m2']);
+    replica.apply(100, 29, [selection('m1', 2, 150)], ['m2']);
     expect(a.frames[0]).toEqual({
       type: 'snapshot',
       seq: 1,
@@ -208,8 +222,8 @@ describe('BookSubscriptions', () => {
     await subscriptions.subscribe(client, 100);
     await subscriptions.subscribe(client, 300);
     await subscriptions.subscribe(client, 999);
-    view.apply(100, 29, [selection('m1', 2)]);
-    view.apply(300, 33, [selection('m1', 2)]);
+    replica.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.slice(1, 3)).toEqual([
       { type: 'error', error: 'API key not permitted for sport 33' },
       { type: 'error', error: 'match not found: 999' },
@@ -221,7 +235,7 @@ describe('BookSubscriptions', () => {
     const client = connect([29]);
     await subscriptions.subscribe(client, 100);
     subscriptions.unsubscribe(client, 100);
-    view.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['snapshot']);
   });
 
@@ -229,9 +243,9 @@ describe('BookSubscriptions', () => {
     const client = connect([29]);
     await subscriptions.subscribeAll(client, undefined);
     expect(client.frames.map((frame) => frame.match_id)).toEqual([100, 200]);
-    view.apply(400, 29, [selection('m9', 1)]);
-    view.apply(500, 33, [selection('m9', 1)]);
-    view.apply(400, 29, [selection('m9', 2)]);
+    replica.apply(400, 29, [selection('m9', 1)]);
+    replica.apply(500, 33, [selection('m9', 1)]);
+    replica.apply(400, 29, [selection('m9', 2)]);
     expect(client.frames.slice(2)).toEqual([
       {
         type: 'snapshot',
@@ -249,15 +263,15 @@ describe('BookSubscriptions', () => {
   it('subscribe_all with a sport narrows it; an ungranted sport subscribes nothing', async () => {
     const client = connect([29, 33]);
     await subscriptions.subscribeAll(client, 33);
-    view.apply(100, 29, [selection('m1', 2)]);
-    view.apply(300, 33, [selection('m1', 2)]);
+    replica.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(300, 33, [selection('m1', 2)]);
     expect(client.frames.map((frame) => [frame.type, frame.match_id])).toEqual([
       ['snapshot', 300],
       ['update', 300],
     ]);
     const narrow = connect([29]);
     await subscriptions.subscribeAll(narrow, 33);
-    view.apply(300, 33, [selection('m1', 3)]);
+    replica.apply(300, 33, [selection('m1', 3)]);
     expect(narrow.frames).toEqual([{ type: 'error', error: 'API key not permitted for sport 33' }]);
   });
 
@@ -266,13 +280,13 @@ describe('BookSubscriptions', () => {
     await subscriptions.subscribe(client, 100);
     await subscriptions.subscribeAll(client, undefined);
     client.frames.length = 0;
-    view.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['update']);
   });
 
   it('builds heartbeats with the feed health at the moment of the beat', () => {
     const first = subscriptions.heartbeat(1234);
-    view.healthy = false;
+    replica.healthy = false;
     const second = subscriptions.heartbeat(2234);
     expect([first, second].map((frame) => JSON.parse(frame.data.toString()) as unknown)).toEqual([
       { type: 'heartbeat', ts: 1234, seq: 3, feed_healthy: true },
@@ -284,7 +298,7 @@ describe('BookSubscriptions', () => {
     const client = connect([29]);
     await subscriptions.subscribeAll(client, undefined);
     subscriptions.disconnect(client);
-    view.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(100, 29, [selection('m1', 2)]);
     expect(client.types()).toEqual(['snapshot', 'snapshot']);
     expect(subscriptions.clientCount).toBe(0);
   });
@@ -294,12 +308,12 @@ describe('BookSubscriptions', () => {
       client.frames.map((frame) => [frame.type, frame.match_id, frame.seq]);
 
     it('replays the changes of the match after the position as updates, then goes on live', async () => {
-      view.apply(100, 29, [selection('m1', 2)]);
-      view.apply(200, 29, [selection('m1', 2)]);
-      view.apply(100, 29, [selection('m2', 2)]);
+      replica.apply(100, 29, [selection('m1', 2)]);
+      replica.apply(200, 29, [selection('m1', 2)]);
+      replica.apply(100, 29, [selection('m2', 2)]);
       const client = connect([29]);
       await subscriptions.subscribe(client, 100, { resumeAfter: 1 });
-      view.apply(100, 29, [selection('m1', 3)]);
+      replica.apply(100, 29, [selection('m1', 3)]);
       expect(seqs(client)).toEqual([
         ['update', 100, 4],
         ['update', 100, 6],
@@ -309,8 +323,8 @@ describe('BookSubscriptions', () => {
     });
 
     it('answers a position the log no longer holds, or one ahead of it, with a snapshot', async () => {
-      view.apply(100, 29, [selection('m1', 2)]);
-      view.retainedFrom = 4;
+      replica.apply(100, 29, [selection('m1', 2)]);
+      replica.retainedFrom = 4;
       const old = connect([29]);
       await subscriptions.subscribe(old, 100, { resumeAfter: 1 });
       const ahead = connect([29]);
@@ -321,16 +335,16 @@ describe('BookSubscriptions', () => {
     it('loses and doubles nothing that arrives live while the log is read', async () => {
       const replay: BookReplay = async (scope, afterSeq) => {
         // A change heard live while the first read is on its way back.
-        if (afterSeq === 3) view.apply(100, 29, [selection('m1', 5)]);
-        const changes = await view.replay(scope, afterSeq);
+        if (afterSeq === 3) replica.apply(100, 29, [selection('m1', 5)]);
+        const changes = await replica.replay(scope, afterSeq);
         return afterSeq === 3 ? (changes ?? []).filter((change) => change.seq < 5) : changes;
       };
       // The listener set up before each test publishes to whatever `subscriptions` holds.
-      subscriptions = new BookSubscriptions(view, 'book', 'book', replay);
-      view.apply(100, 29, [selection('m1', 2)]);
+      subscriptions = new BookSubscriptions(replica, 'book', 'book', replay);
+      replica.apply(100, 29, [selection('m1', 2)]);
       const client = connect([29]);
       await subscriptions.subscribe(client, 100, { resumeAfter: 3 });
-      view.apply(100, 29, [selection('m1', 6)]);
+      replica.apply(100, 29, [selection('m1', 6)]);
       expect(seqs(client)).toEqual([
         ['update', 100, 4],
         ['update', 100, 5],
@@ -339,9 +353,9 @@ describe('BookSubscriptions', () => {
     });
 
     it('replays subscribe_all across its matches in seq order, only of granted sports', async () => {
-      view.apply(300, 33, [selection('m1', 2)]);
-      view.apply(200, 29, [selection('m1', 2)]);
-      view.apply(400, 29, [selection('m9', 1)]);
+      replica.apply(300, 33, [selection('m1', 2)]);
+      replica.apply(200, 29, [selection('m1', 2)]);
+      replica.apply(400, 29, [selection('m9', 1)]);
       const client = connect([29]);
       await subscriptions.subscribeAll(client, undefined, { resumeAfter: 3 });
       expect(seqs(client)).toEqual([
@@ -358,10 +372,10 @@ describe('BookSubscriptions', () => {
     it('sends the first frame at once, then one merged frame per window with the newest seq', async () => {
       const client = connect([29]);
       await subscriptions.subscribe(client, 100, { conflateMs: 1000 });
-      view.apply(100, 29, [selection('m1', 2, 110)]);
+      replica.apply(100, 29, [selection('m1', 2, 110)]);
       jest.advanceTimersByTime(300);
-      view.apply(100, 29, [selection('m1', 3, 120)], ['m2']);
-      view.apply(100, 29, [selection('m2', 4, 130)]);
+      replica.apply(100, 29, [selection('m1', 3, 120)], ['m2']);
+      replica.apply(100, 29, [selection('m2', 4, 130)]);
       expect(client.types()).toEqual(['snapshot']);
       jest.advanceTimersByTime(700);
       expect(client.frames[1]).toMatchObject({
@@ -371,7 +385,7 @@ describe('BookSubscriptions', () => {
         selections: [selection('m1', 3, 120), selection('m2', 4, 130)],
         removed_market_keys: [],
       });
-      view.apply(100, 29, [selection('m1', 5)]);
+      replica.apply(100, 29, [selection('m1', 5)]);
       expect(client.frames).toHaveLength(2);
       jest.advanceTimersByTime(1000);
       expect(client.frames.map((frame) => frame.seq)).toEqual([1, 6, 7]);

@@ -1,6 +1,6 @@
 import type { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
-import type { BookView } from '../book/book-view';
+import type { BookReadPort } from '../book/book-read-port';
 import type { BookChange } from '../book/domain/match-odds';
 import {
   type BookFrame,
@@ -57,7 +57,7 @@ interface ClientState {
 
 /**
  * The stream of one sportsbook on this replica: who follows which match or
- * sport, and the fan-out of each change the book view applies. An update is
+ * sport, and the fan-out of each change the book replica applies. An update is
  * encoded once per change and the same bytes go to every recipient. A client
  * that resumes from a position gets what it missed from the book's change
  * log, then the live changes; one with `conflate_ms` gets at most one merged
@@ -70,7 +70,7 @@ export class BookSubscriptions {
   private readonly wide = new Set<BookSubscriber>();
 
   constructor(
-    private readonly view: BookView,
+    private readonly replica: BookReadPort,
     private readonly book: string,
     private readonly grant: string,
     private readonly replay: BookReplay,
@@ -138,7 +138,7 @@ export class BookSubscriptions {
 
   /** The book's heartbeat at `ts`: built once per beat for every client of the same period. */
   heartbeat(ts: number): BookFrame {
-    return heartbeatFrame(ts, this.view.newestSeq(this.book), this.view.feedHealthy(this.book));
+    return heartbeatFrame(ts, this.replica.newestSeq(this.book), this.replica.feedHealthy(this.book));
   }
 
   /**
@@ -149,8 +149,8 @@ export class BookSubscriptions {
   async subscribe(subscriber: BookSubscriber, matchId: number, options: FollowOptions = {}): Promise<void> {
     const state = this.clients.get(subscriber);
     if (!state) return;
-    const sportId = this.view.matchSport(this.book, matchId);
-    if (sportId === undefined || !this.view.snapshot(this.book, matchId)) {
+    const sportId = this.replica.matchSport(this.book, matchId);
+    if (sportId === undefined || !this.replica.snapshot(this.book, matchId)) {
       subscriber.sendText(errorFrameText(`match not found: ${matchId}`));
       return;
     }
@@ -207,9 +207,9 @@ export class BookSubscriptions {
     const isCurrent = () => this.clients.get(subscriber)?.wide.get(key) === follow;
     if (await this.resume(subscriber, follow, { sportId }, options.resumeAfter, isCurrent)) return;
     if (!isCurrent() || !subscriber.isOpen) return;
-    for (const matchId of this.view.matchIds(this.book, sportId)) {
-      const odds = this.view.snapshot(this.book, matchId);
-      const position = this.view.matchPosition(this.book, matchId);
+    for (const matchId of this.replica.matchIds(this.book, sportId)) {
+      const odds = this.replica.snapshot(this.book, matchId);
+      const position = this.replica.matchPosition(this.book, matchId);
       if (odds && position && subscriber.principal.canSeeSportsbookSport(this.grant, odds.sport_id)) {
         this.deliver(subscriber, follow, matchId, snapshotFrame(odds, position));
       }
@@ -235,7 +235,7 @@ export class BookSubscriptions {
     try {
       let from = afterSeq;
       for (;;) {
-        const heardBefore = this.view.newestSeq(this.book);
+        const heardBefore = this.replica.newestSeq(this.book);
         let changes: LoggedChange[] | null;
         try {
           changes = await this.replay(scope, from);
@@ -253,7 +253,7 @@ export class BookSubscriptions {
           this.deliver(subscriber, follow, meta.update.match_id, frame);
         }
         const covered = Math.max(from, heardBefore);
-        if (this.view.newestSeq(this.book) <= covered) {
+        if (this.replica.newestSeq(this.book) <= covered) {
           follow.replayedTo = covered;
           return true;
         }
@@ -298,8 +298,8 @@ export class BookSubscriptions {
   }
 
   private snapshotFrame(matchId: number): BookFrame | undefined {
-    const odds = this.view.snapshot(this.book, matchId);
-    const position = this.view.matchPosition(this.book, matchId);
+    const odds = this.replica.snapshot(this.book, matchId);
+    const position = this.replica.matchPosition(this.book, matchId);
     return odds && position ? snapshotFrame(odds, position) : undefined;
   }
 

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { StreamingModule } from '@app/streaming';
-import type { BookConfig } from '../book/book-view';
+import type { BookConfig } from '../book/book-read-port';
 import { createBookGateway } from './book-stream.gateway';
 import { BookStreamService } from './book-stream.service';
 

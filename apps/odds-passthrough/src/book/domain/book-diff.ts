@@ -4,7 +4,7 @@ import type { PublicMatch } from './public-match';
 import type { Selection } from './selection';
 
 /*
- * What goes into the ingest's book (BookState) and what comes out of each
+ * What goes into the ingest's book (IngestBook) and what comes out of each
  * call: the upstream loads it applies, the stored seed it restarts from, and
  * the diff that is persisted and published.
  */

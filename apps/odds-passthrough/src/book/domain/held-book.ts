@@ -5,9 +5,10 @@ import type { PublicMatch } from './public-match';
 import type { Selection } from './selection';
 
 /*
- * The ingest book's own records of what it holds (BookState's internals,
- * shared with nothing else). Held objects are created with every field present, so all of them share one hidden
- * class and the hot loops over 100,000 markets stay monomorphic.
+ * The ingest book's own records of what it holds (IngestBook's internals,
+ * shared with nothing else). Held objects are created only by the factories
+ * below, with every field present, so all of them share one hidden class and
+ * the hot loops over 100,000 markets stay monomorphic.
  */
 export interface HeldMarket {
   readonly bookKey: string;
@@ -66,27 +67,54 @@ export interface MatchPass {
   readonly selections: Selection[];
 }
 
-export function sameAsSeed(resolved: ResolvedMarket, locked: boolean, seed: readonly Selection[]): boolean {
-  if (seed.length !== resolved.outcomes.length) return false;
-  const status = locked ? 'locked' : 'unlocked';
-  for (let i = 0; i < seed.length; i++) {
-    const s = seed[i];
-    const o = resolved.outcomes[i];
-    if (
-      s.market_key !== resolved.marketKey ||
-      s.market_name !== resolved.name ||
-      s.period !== resolved.period ||
-      s.cutoff_at !== resolved.cutoffAt ||
-      s.limit !== resolved.limit ||
-      s.status !== status ||
-      s.bet_name !== o.bet_name ||
-      s.line !== o.line ||
-      s.price !== o.price
-    ) {
-      return false;
-    }
-  }
-  return true;
+/** What one call to the ingest book touched, match by match, until its commit. */
+export type BookPass = Map<HeldMatch, MatchPass>;
+
+export function newHeldMatch(id: number, sportId: number): HeldMatch {
+  return {
+    id,
+    sportId,
+    matchup: undefined,
+    published: undefined,
+    ts: 0,
+    markets: new Map(),
+    byKey: new Map(),
+    versions: new Map(),
+    seeded: new Map(),
+    seenGen: 0,
+    listed: [],
+    listingGen: 0,
+    readAt: 0,
+    writeAt: 0,
+  };
+}
+
+/** A market first listed for `match`: locked and unpublished until its first commit resolves it. */
+export function newHeldMarket(match: HeldMatch, wire: UpstreamMarket): HeldMarket {
+  return {
+    bookKey: wire.key,
+    match,
+    wire,
+    bookVersion: wire.version,
+    locked: true,
+    version: 0,
+    selections: [],
+    seenGen: 0,
+    removed: false,
+    published: undefined,
+    queuedAt: undefined,
+  };
+}
+
+export function newMatchPass(): MatchPass {
+  return {
+    added: false,
+    removed: false,
+    fieldsDirty: false,
+    dirty: new Set(),
+    removedKeys: new Set(),
+    selections: [],
+  };
 }
 
 /** Field by field, without allocating: a re-listing of thousands of matchups is mostly unchanged. */
@@ -115,21 +143,4 @@ export function sameMatchup(a: UpstreamMatchup, b: UpstreamMatchup): boolean {
     if (x.number !== y.number || x.status !== y.status || x.cutoff_at !== y.cutoff_at) return false;
   }
   return true;
-}
-
-export function toSelections(resolved: ResolvedMarket, locked: boolean, version: number): Selection[] {
-  const status = locked ? 'locked' : 'unlocked';
-  return resolved.outcomes.map((o) => ({
-    market_key: resolved.marketKey,
-    market_name: resolved.name,
-    period: resolved.period,
-    bet_name: o.bet_name,
-    ...(o.line === undefined ? {} : { line: o.line }),
-    price: o.price,
-    decimal: o.decimal,
-    status,
-    version,
-    cutoff_at: resolved.cutoffAt,
-    limit: resolved.limit,
-  }));
 }

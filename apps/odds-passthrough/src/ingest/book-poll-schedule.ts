@@ -2,10 +2,9 @@ import { Logger } from '@nestjs/common';
 import { backoffDelay, type Clock, retryUntilDone } from '@app/clock';
 import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
-import type { SeedMatch } from '../book/domain';
-import { BookState, type BookDiff, type MatchupsLoad } from '../book/domain';
-import type { BookStore, BookWrite } from '../book/book-store';
-import type { CatalogMessage, FeedHealthMessage } from '../book/book-wire';
+import type { CatalogMessage, FeedHealthMessage } from '../book/book-messages';
+import type { BookRepository, BookWrite } from '../book/book.repository';
+import { type BookDiff, IngestBook, type MatchupsLoad, type SeedMatch } from '../book/domain';
 import type { BookSource } from '../config/books';
 import { BookChangePublisher } from './book-change-publisher';
 import { buildPublication } from './book-publication';
@@ -20,7 +19,7 @@ import {
   type UpstreamSport,
 } from '../upstream';
 
-export interface PollerSettings {
+export interface PollSettings {
   readonly pollMs: number;
   readonly relistMs: number;
   readonly timeoutMs: number;
@@ -53,10 +52,10 @@ function elapsedSince(monotonicMs: number): number {
  * relist interval. Every change is published, and persisted behind it; a
  * fault keeps the state and retries with capped backoff.
  */
-export class BookPoller {
+export class BookPollSchedule {
   private readonly logger: Logger;
   private readonly client: SportsbookClient;
-  private state?: BookState;
+  private book?: IngestBook;
   private readonly cursors = new Map<number, SportCursor>();
   private sportsListedAt = -Infinity;
   private lastSuccessAt: number | null = null;
@@ -74,8 +73,8 @@ export class BookPoller {
 
   constructor(
     private readonly source: BookSource,
-    private readonly settings: PollerSettings,
-    private readonly store: BookStore,
+    private readonly settings: PollSettings,
+    private readonly repository: BookRepository,
     private readonly events: NatsEventClient,
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
@@ -84,7 +83,7 @@ export class BookPoller {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
     this.publisher = new BookChangePublisher(source.name, log, events, this.logger, () =>
-      store.topPosition(source.name),
+      repository.topPosition(source.name),
     );
   }
 
@@ -112,7 +111,7 @@ export class BookPoller {
   }
 
   private async run(): Promise<void> {
-    this.state = await this.seededState();
+    this.book = await this.seededBook();
     while (!this.stopped) {
       let wait: number;
       const started = performance.now();
@@ -137,18 +136,18 @@ export class BookPoller {
   }
 
   /** Restores the persisted versions, so a restarted ingest keeps every market_key's version growing. */
-  private async seededState(): Promise<BookState> {
+  private async seededBook(): Promise<IngestBook> {
     const seeded = await retryUntilDone(() => this.readSeed(), {
       stopped: () => this.stopped,
       onFailure: (error, wait) =>
         this.logger.warn(`Reading the stored book failed (${describe(error)}); retrying in ${wait} ms`),
       wait: (ms) => this.sleep(ms),
     });
-    return seeded ?? new BookState(this.source.name);
+    return seeded ?? new IngestBook(this.source.name);
   }
 
-  private async readSeed(): Promise<BookState> {
-    const stored = await this.store.load(this.source.name, this.settings.pollMs);
+  private async readSeed(): Promise<IngestBook> {
+    const stored = await this.repository.load(this.source.name, this.settings.pollMs);
     const markets = new Map<number, SeedMatch['markets'][number][]>();
     for (const market of stored.markets) {
       const list = markets.get(market.matchId) ?? [];
@@ -159,35 +158,35 @@ export class BookPoller {
       if (position) this.publisher.recall(info.id, position.seq);
       return { match: info, ts, markets: markets.get(info.id) ?? [] };
     });
-    return new BookState(this.source.name, seed);
+    return new IngestBook(this.source.name, seed);
   }
 
   private async cycle(): Promise<void> {
-    const state = this.requireState();
+    const book = this.requireBook();
     if (elapsedSince(this.sportsListedAt) >= this.settings.relistMs) {
       const sports = expect(await this.client.get('sports', parseSports), 'sports');
-      if (!sports.notModified || state.sports().length === 0) {
-        this.apply(state.applySports(sports.value, this.clock.now()));
+      if (!sports.notModified || book.sports().length === 0) {
+        this.apply(book.applySports(sports.value, this.clock.now()));
       }
       this.sportsListedAt = performance.now();
       this.forgetSportsOtherThan(sports.value);
     }
-    for (const sport of state.sports()) {
+    for (const sport of book.sports()) {
       if (this.stopped) return;
-      await this.pollSport(state, sport.id);
+      await this.pollSport(book, sport.id);
     }
   }
 
-  private async pollSport(state: BookState, sportId: number): Promise<void> {
-    if (!state.hasLabels(sportId)) {
+  private async pollSport(book: IngestBook, sportId: number): Promise<void> {
+    if (!book.hasLabels(sportId)) {
       // A cold book answers 503 or []: names stay generic until it loads, then markets are renamed.
       const labels = await this.client.get(`sports/${sportId}/periods`, parsePeriodLabels);
-      if (labels.kind === 'ok') this.apply(state.applyLabels(sportId, labels.value, this.clock.now()));
+      if (labels.kind === 'ok') this.apply(book.applyLabels(sportId, labels.value, this.clock.now()));
       else if (labels.kind === 'fault') throw new UpstreamFault(labels.error);
     }
     const position = this.cursors.get(sportId);
     if (position?.cursor === undefined) {
-      await this.fullLoad(state, sportId);
+      await this.fullLoad(book, sportId);
       return;
     }
     const delta = await this.client.get(
@@ -196,7 +195,7 @@ export class BookPoller {
     );
     if (delta.kind === 'gone') {
       this.logger.log(`Cursor of sport ${sportId} expired; reloading it in full`);
-      await this.fullLoad(state, sportId);
+      await this.fullLoad(book, sportId);
       return;
     }
     const value = expect(delta, `markets of sport ${sportId}`).value;
@@ -204,17 +203,17 @@ export class BookPoller {
     // every poll, conditionally (a 304 while nothing changed), and applied with the delta in one
     // pass, so a new match is announced once, with the markets that named it.
     const listing = await this.listMatchups(sportId);
-    this.apply(state.applyDelta(sportId, value, this.clock.now(), listing));
+    this.apply(book.applyDelta(sportId, value, this.clock.now(), listing));
     position.cursor = value.last;
   }
 
-  private async fullLoad(state: BookState, sportId: number): Promise<void> {
+  private async fullLoad(book: IngestBook, sportId: number): Promise<void> {
     const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
     const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
     const markets = expect(await this.client.get(`sports/${sportId}/markets`, parseMarketsFull), 'markets');
     const now = this.clock.now();
     this.apply(
-      state.applyFull(
+      book.applyFull(
         sportId,
         { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets },
         now,
@@ -237,11 +236,11 @@ export class BookPoller {
   }
 
   private checkCutoffs(): void {
-    const state = this.state;
-    if (!state || this.stopped) return;
-    const next = state.nextCutoff();
+    const book = this.book;
+    if (!book || this.stopped) return;
+    const next = book.nextCutoff();
     const now = this.clock.now();
-    if (next !== undefined && next <= now) this.apply(state.tick(now));
+    if (next !== undefined && next <= now) this.apply(book.tick(now));
   }
 
   /**
@@ -251,8 +250,7 @@ export class BookPoller {
    * queued at once, so PostgreSQL keeps up while NATS is away.
    */
   private apply(diff: BookDiff): void {
-    const state = this.requireState();
-    const publication = buildPublication(state, diff);
+    const publication = buildPublication(this.requireBook(), diff);
     if (!publication) return;
     const persisted = this.persist(publication.write);
     this.outbox = this.outbox.then(async () => {
@@ -282,7 +280,7 @@ export class BookPoller {
     while (this.unpersisted.length > 0) {
       const next = this.unpersisted[0];
       try {
-        await this.store.write(this.source.name, next.write);
+        await this.repository.write(this.source.name, next.write);
         this.unpersisted.shift();
         this.writeFailures = 0;
         next.written();
@@ -327,12 +325,12 @@ export class BookPoller {
   /** Also stored (best effort, once a second), so a replica starting late knows the feed's health at once. */
   private reportHealth(): void {
     const health = this.publishHealth();
-    if (health) this.store.writeHealth(this.source.name, health).catch(() => undefined);
+    if (health) this.repository.writeHealth(this.source.name, health).catch(() => undefined);
   }
 
-  private requireState(): BookState {
-    if (!this.state) throw new Error('the book state is not loaded yet');
-    return this.state;
+  private requireBook(): IngestBook {
+    if (!this.book) throw new Error('the ingest book is not loaded yet');
+    return this.book;
   }
 
   private sleep(ms: number): Promise<void> {

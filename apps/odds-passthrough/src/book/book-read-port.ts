@@ -1,5 +1,13 @@
 import type { ChangePosition } from '@app/messaging';
+import type { LeagueInfo, MatchInfo, SportInfo } from './book-messages';
 import type { BookChange, MatchOdds } from './domain/match-odds';
+
+/*
+ * Api side. The one thing REST, the stream and the book module inject to read
+ * the books: every read they make is declared here, so none of them needs the
+ * implementation. ReplicaBookService implements it over one ReplicaBook per
+ * book; the ingest never reads through it (it keeps its own IngestBook).
+ */
 
 /** A sportsbook served by this process: its path prefix and the grant a key needs. */
 export interface BookConfig {
@@ -13,12 +21,18 @@ export interface BookConfig {
 
 export type BookChangeListener = (change: BookChange, updateFrame: string, position: ChangePosition) => void;
 
-/**
- * The api side's replica of the current book state: loaded from shared state at
- * start, then kept current from NATS. REST and the stream read only this.
- */
-export abstract class BookView {
+/** Reads of the books as this api replica holds them; answers from memory, never from the database. */
+export abstract class BookReadPort {
   abstract books(): readonly BookConfig[];
+
+  /** Sports of the book, ascending by id. */
+  abstract sports(book: string): readonly SportInfo[];
+
+  /** Leagues of the book, ascending by id. */
+  abstract leagues(book: string): readonly LeagueInfo[];
+
+  /** Listed matches of the book, by start time then id. */
+  abstract matches(book: string): readonly MatchInfo[];
 
   /** Current state of a match with statuses evaluated now; undefined when unknown. */
   abstract snapshot(book: string, matchId: number): MatchOdds | undefined;

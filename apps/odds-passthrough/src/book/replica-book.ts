@@ -1,7 +1,9 @@
 import type { ChangePosition } from '@app/messaging';
+import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
+import { positionedUpdateText, serializeUpdateFrame, UNLOGGED } from './book-messages';
+import type { StoredBook } from './book.repository';
+import { isFeedHealthy } from './domain/feed-health';
 import type { BookChange, MatchOdds } from './domain/match-odds';
-import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
-import { isFeedHealthy, positionedUpdateText, serializeUpdateFrame, UNLOGGED } from './book-wire';
 import { groupByMarket, type Selection } from './domain/selection';
 
 interface MarketEntry {
@@ -23,31 +25,6 @@ interface MatchEntry {
   position: ChangePosition | null;
 }
 
-/** One stored market, as read back from shared state. */
-export interface StoredMarket {
-  readonly matchId: number;
-  readonly marketKey: string;
-  readonly version: number;
-  readonly selections: readonly Selection[];
-}
-
-/** One stored match, as read back from shared state. */
-export interface StoredMatch {
-  readonly info: MatchInfo;
-  readonly ts: number;
-  /** Its newest change's place in the book's change log; null or absent before its first append. */
-  readonly position?: ChangePosition | null;
-}
-
-/** The whole shared state of one book. */
-export interface StoredBook {
-  readonly sports: readonly SportInfo[];
-  readonly leagues: readonly LeagueInfo[];
-  readonly matches: readonly StoredMatch[];
-  readonly markets: readonly StoredMarket[];
-  readonly health?: FeedHealthMessage;
-}
-
 export interface AppliedChange {
   readonly change: BookChange;
   /** The `update` frame for exactly `change`, with its position, serialised once. */
@@ -56,12 +33,16 @@ export interface AppliedChange {
 }
 
 /**
- * An api replica's copy of one book: applies the ingest's frames and catalog
- * messages with the dedupe rule (a market's selections are replaced only by a
- * greater version), answers reads with statuses evaluated at the moment of the
- * read. No I/O, so the ordering rules are tested directly.
+ * Api side: one book's in-memory copy on an api replica, built from the
+ * frames and catalog messages the ingest published and from what
+ * BookRepository loads. Unlike the ingest's IngestBook it never reads the
+ * sportsbook nor issues versions: it applies finished changes with the dedupe
+ * rule (a market's selections are replaced only by a greater version) and
+ * answers reads with statuses evaluated at the moment of the read.
+ * ReplicaBookService owns one per book and does the I/O; this does none, so
+ * the ordering rules are tested directly.
  */
-export class BookReplica {
+export class ReplicaBook {
   private sportList: readonly SportInfo[] = [];
   private readonly leagueMap = new Map<number, LeagueInfo>();
   private readonly matchMap = new Map<number, MatchEntry>();

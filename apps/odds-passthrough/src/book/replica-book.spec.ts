@@ -1,5 +1,6 @@
-import { BookReplica, type StoredBook } from './book-replica';
-import { serializeUpdateFrame } from './book-wire';
+import { serializeUpdateFrame } from './book-messages';
+import type { StoredBook } from './book.repository';
+import { ReplicaBook } from './replica-book';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
 
@@ -43,11 +44,11 @@ const frame = (matchId: number, ts: number, selections: Selection[], removed: st
 
 const BEFORE = CUTOFF_MS - 60_000;
 
-describe('BookReplica', () => {
-  let replica: BookReplica;
+describe('ReplicaBook', () => {
+  let replica: ReplicaBook;
 
   beforeEach(() => {
-    replica = new BookReplica('book');
+    replica = new ReplicaBook('book');
   });
 
   it('applies a first frame as an added match and forwards its exact bytes', () => {

@@ -1,23 +1,23 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Clock, retryUntilDone } from '@app/clock';
 import { type ChangePosition, NatsLink } from '@app/messaging';
-import { type AppliedChange, BookReplica } from './book-replica';
+import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
+import { type BookChangeListener, type BookConfig, BookReadPort } from './book-read-port';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
-import { BookStore } from './book-store';
-import { type BookChangeListener, type BookConfig, BookView } from './book-view';
+import { BookRepository } from './book.repository';
 import type { MatchOdds } from './domain/match-odds';
-import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-wire';
+import { type AppliedChange, ReplicaBook } from './replica-book';
 
-export const BOOK_VIEW_OPTIONS = Symbol('BOOK_VIEW_OPTIONS');
+export const REPLICA_BOOK_OPTIONS = Symbol('REPLICA_BOOK_OPTIONS');
 
-export interface BookViewOptions {
+export interface ReplicaBookOptions {
   /** False in ROLE=ingest, which serves nothing and so keeps no replica. */
   readonly enabled: boolean;
   readonly pollMs: number;
 }
 
 interface ReplicaHandle {
-  readonly replica: BookReplica;
+  readonly replica: ReplicaBook;
   /** While a load from PostgreSQL runs, NATS messages wait here, in order. */
   buffer?: (() => void)[];
   /** The chain of loads of this book, one at a time. */
@@ -25,15 +25,18 @@ interface ReplicaHandle {
 }
 
 /**
- * The api side's BookView: loads the shared state from PostgreSQL while the
+ * Api side: the Nest service behind BookReadPort, holding one ReplicaBook per
+ * configured book. Where a ReplicaBook only applies what it is given, this
+ * does the I/O around it: loads each book through BookRepository while the
  * application starts (so it serves without NATS), and again once its NATS
  * handlers have subscribed and after every reconnect, telling listeners what
  * changed; what arrives during a load waits and is applied after it, so
- * nothing is lost or reordered.
+ * nothing is lost or reordered. BookChangesController feeds it what the
+ * ingest publishes; everything else injects the port.
  */
 @Injectable()
-export class SharedBookView extends BookView implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(SharedBookView.name);
+export class ReplicaBookService extends BookReadPort implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(ReplicaBookService.name);
   private readonly decoder = new TextDecoder();
   private readonly handles = new Map<string, ReplicaHandle>();
   private readonly listeners = new Set<BookChangeListener>();
@@ -43,14 +46,14 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
 
   constructor(
     @Inject(BOOK_SOURCES) private readonly sources: BookSources,
-    @Inject(BOOK_VIEW_OPTIONS) private readonly options: BookViewOptions,
-    private readonly store: BookStore,
+    @Inject(REPLICA_BOOK_OPTIONS) private readonly options: ReplicaBookOptions,
+    private readonly repository: BookRepository,
     private readonly nats: NatsLink,
     private readonly clock: Clock,
   ) {
     super();
     for (const source of sources)
-      this.handles.set(source.name, { replica: new BookReplica(source.name), loads: Promise.resolve() });
+      this.handles.set(source.name, { replica: new ReplicaBook(source.name), loads: Promise.resolve() });
   }
 
   async onModuleInit(): Promise<void> {
@@ -104,7 +107,6 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     return this.handles.get(book)?.replica.feedHealthy(this.clock.now()) ?? false;
   }
 
-  /** Sports of the book, ascending by id. */
   sports(book: string): readonly SportInfo[] {
     return this.handles.get(book)?.replica.sports() ?? [];
   }
@@ -177,7 +179,7 @@ export class SharedBookView extends BookView implements OnModuleInit, OnApplicat
     await retryUntilDone(
       async () => {
         try {
-          const stored = await this.store.load(book, this.options.pollMs);
+          const stored = await this.repository.load(book, this.options.pollMs);
           const changes = handle.replica.load(stored, diff);
           const buffered = handle.buffer ?? [];
           handle.buffer = undefined;

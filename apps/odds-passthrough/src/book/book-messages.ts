@@ -1,6 +1,12 @@
 import type { ChangePosition } from '@app/messaging';
+import type { FeedHealth } from './domain/feed-health';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
+
+/*
+ * What the odds ingest publishes on NATS for api replicas, and the `update`
+ * frame it shares with the stream: the payload types and their serialisers.
+ */
 
 /** Public sport object. */
 export interface SportInfo {
@@ -37,13 +43,11 @@ export interface CatalogMessage {
   readonly removed_matches?: readonly number[];
 }
 
-/** Published by the ingest on `DynamicSubjects.oddsHealth(book)` after every poll and once a second. */
-export interface FeedHealthMessage {
-  /** Epoch ms of the last successful upstream poll, null before the first. */
-  readonly last_success_at: number | null;
-  readonly full_loaded: boolean;
-  readonly poll_ms: number;
-}
+/**
+ * Published by the ingest on `DynamicSubjects.oddsHealth(book)` after every
+ * poll and once a second; `isFeedHealthy` (domain) judges it.
+ */
+export type FeedHealthMessage = FeedHealth;
 
 /** The `update` frame of the stream, which is also the payload of `DynamicSubjects.oddsMatch`. */
 export interface UpdateFrame {
@@ -99,13 +103,4 @@ export function serializeUpdateFrame(
     removed_market_keys: removedMarketKeys,
   };
   return JSON.stringify(frame);
-}
-
-/**
- * Whether the feed counts as healthy at `now`: the ingest has loaded the book
- * in full once and its last successful poll is less than three poll intervals old.
- */
-export function isFeedHealthy(health: FeedHealthMessage | undefined, now: number): boolean {
-  if (!health || !health.full_loaded || health.last_success_at === null) return false;
-  return now - health.last_success_at < 3 * health.poll_ms;
 }

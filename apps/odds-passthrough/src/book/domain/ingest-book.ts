@@ -1,10 +1,4 @@
-import type {
-  UpstreamLeague,
-  UpstreamMarket,
-  UpstreamMatchup,
-  UpstreamPeriodLabel,
-  UpstreamSport,
-} from '../../upstream';
+import type { UpstreamMarket, UpstreamMatchup, UpstreamPeriodLabel, UpstreamSport } from '../../upstream';
 import type {
   BookDiff,
   BookLeague,
@@ -15,41 +9,42 @@ import type {
   SeedMatch,
 } from './book-diff';
 import type { BookChange, MatchOdds } from './match-odds';
-import { CutoffQueue } from './cutoff-queue';
 import {
+  type BookPass,
   type HeldMarket,
   type HeldMatch,
   type MatchPass,
-  sameAsSeed,
+  newHeldMarket,
+  newMatchPass,
   sameMatchup,
-  toSelections,
 } from './held-book';
+import { HeldMatches } from './held-matches';
+import { IngestCatalog } from './ingest-catalog';
+import { MarketCutoffs } from './market-cutoffs';
 import { marketKeyOf } from './market-key';
-import { resolveMarket, sameResolved } from './market-resolution';
+import { publishResolved } from './market-publication';
+import { resolveMarket } from './market-resolution';
+import { PendingMarkets } from './pending-markets';
 import { matchFields, sameMatchFields, type PublicMatch, type PublicMatchFields } from './public-match';
 import type { Selection } from './selection';
 import { selectionsAt } from './selection-status';
 import { nextVersion } from './version';
 
 /**
- * The current state of one sportsbook, as the ingest sees it, and the diff engine that
- * turns each poll into per-match changes. Pure: no I/O, time comes in as `now` (epoch ms).
+ * Ingest side: one sportsbook as the ingest reads it, and the diff engine that turns each
+ * poll into per-match changes. It is where versions are issued: every change a client can see
+ * gets a version greater than the last one issued for its market_key (see `nextVersion`).
+ * Api replicas never hold one; they apply the changes it produced to a ReplicaBook. Pure: no
+ * I/O, time comes in as `now` (epoch ms); the ingest seeds it from BookRepository's rows.
  *
  * Work is proportional to what changed: markets are indexed by (matchup, book key) and a
- * market whose book version is unchanged is not resolved again. Every change a client can
- * see gets a version greater than the last one issued for its market_key (see `nextVersion`).
+ * market whose book version is unchanged is not resolved again.
  */
-export class BookState {
-  private readonly sportNames = new Map<number, string>();
-  private readonly labels = new Map<number, Map<number, string>>();
-  private readonly leagueNames = new Map<number, Map<number, string>>();
-  private readonly heldMatches = new Map<number, HeldMatch>();
-  private readonly sportMatches = new Map<number, Set<HeldMatch>>();
-  /** Markets listed for matchups not known yet, by sport then matchup then book key. */
-  private readonly pending = new Map<number, Map<number, Map<string, UpstreamMarket>>>();
-  private readonly cutoffs = new CutoffQueue<HeldMarket>();
-  /** Sports whose league list changed since the last commit. */
-  private readonly leaguesChanged = new Set<number>();
+export class IngestBook {
+  private readonly catalog = new IngestCatalog();
+  private readonly held = new HeldMatches();
+  private readonly pending = new PendingMarkets();
+  private readonly cutoffs = new MarketCutoffs();
   /** Marks what one load listed, so whatever it did not list can be withdrawn. */
   private generation = 0;
 
@@ -63,7 +58,7 @@ export class BookState {
   /** Restores persisted matches and versions; call before the first load. */
   seed(matches: readonly SeedMatch[]): void {
     for (const s of matches) {
-      const held = this.heldMatches.get(s.match.id) ?? this.newMatch(s.match.id, s.match.sport_id);
+      const held = this.held.get(s.match.id) ?? this.held.add(s.match.id, s.match.sport_id);
       held.published = s.match;
       held.ts = Math.max(held.ts, s.ts);
       for (const m of s.markets) {
@@ -76,41 +71,35 @@ export class BookState {
   // ---- reads ----------------------------------------------------------------
 
   sports(): BookSport[] {
-    return [...this.sportNames].map(([id, name]) => ({ id, name })).sort((a, b) => a.id - b.id);
+    return this.catalog.sports();
   }
 
   leagues(sportId?: number): BookLeague[] {
-    const out: BookLeague[] = [];
-    for (const [sport, names] of this.leagueNames) {
-      if (sportId !== undefined && sport !== sportId) continue;
-      for (const [id, name] of names) out.push({ id, name, sport_id: sport });
-    }
-    return out.sort((a, b) => a.id - b.id);
+    return this.catalog.leagues(sportId);
   }
 
   hasLabels(sportId: number): boolean {
-    return this.labels.has(sportId);
+    return this.catalog.hasLabels(sportId);
   }
 
   /** Matches the book currently lists, sorted by id. */
-  matches(sportId?: number): PublicMatch[] {
+  matches(): PublicMatch[] {
     const out: PublicMatch[] = [];
-    for (const held of this.heldMatches.values()) {
+    for (const held of this.held.all()) {
       if (held.matchup === undefined || held.published === undefined) continue;
-      if (sportId !== undefined && held.sportId !== sportId) continue;
       out.push(held.published);
     }
     return out.sort((a, b) => a.id - b.id);
   }
 
   match(matchId: number): PublicMatch | undefined {
-    const held = this.heldMatches.get(matchId);
+    const held = this.held.get(matchId);
     return held?.matchup === undefined ? undefined : held.published;
   }
 
   /** A match's full current state with every status evaluated at `now`. */
   matchOdds(matchId: number, now: number): MatchOdds | undefined {
-    const held = this.heldMatches.get(matchId);
+    const held = this.held.get(matchId);
     if (held?.matchup === undefined) return undefined;
     const selections: Selection[] = [];
     for (const market of held.byKey.values()) {
@@ -122,7 +111,7 @@ export class BookState {
   /** Number of markets currently published. */
   marketCount(): number {
     let n = 0;
-    for (const held of this.heldMatches.values()) n += held.byKey.size;
+    for (const held of this.held.all()) n += held.byKey.size;
     return n;
   }
 
@@ -136,15 +125,8 @@ export class BookState {
   /** The full sports list; a sport no longer listed takes its leagues and matches with it. */
   applySports(sports: readonly UpstreamSport[], now: number): BookDiff {
     const pass = this.beginPass();
-    const listed = new Map(sports.map((s) => [s.id, s.name]));
-    let changed = listed.size !== this.sportNames.size;
-    for (const [id, name] of listed) if (this.sportNames.get(id) !== name) changed = true;
-    for (const id of [...this.sportNames.keys()]) {
-      if (listed.has(id)) continue;
-      this.dropSport(id, pass);
-    }
-    this.sportNames.clear();
-    for (const [id, name] of listed) this.sportNames.set(id, name);
+    const { changed, dropped } = this.catalog.replaceSports(sports);
+    for (const id of dropped) this.dropSport(id, pass);
     return this.commit(pass, now, changed);
   }
 
@@ -154,16 +136,9 @@ export class BookState {
    */
   applyLabels(sportId: number, labels: readonly UpstreamPeriodLabel[], now: number): BookDiff {
     const pass = this.beginPass();
-    if (labels.length > 0) {
-      const table = new Map(labels.map((l) => [l.number, l.description]));
-      const held = this.labels.get(sportId);
-      const same =
-        held !== undefined && held.size === table.size && [...table].every(([n, d]) => held.get(n) === d);
-      if (!same) {
-        this.labels.set(sportId, table);
-        for (const match of this.sportMatches.get(sportId) ?? []) {
-          for (const market of match.markets.values()) this.markDirty(pass, market);
-        }
+    if (this.catalog.replaceLabels(sportId, labels)) {
+      for (const match of this.held.ofSport(sportId)) {
+        for (const market of match.markets.values()) this.markDirty(pass, market);
       }
     }
     return this.commit(pass, now);
@@ -188,9 +163,9 @@ export class BookState {
     const pass = this.beginPass();
     if (matchups) this.loadMatchups(sportId, matchups, pass);
     for (const w of delta.withdrawn) {
-      const market = this.heldMatches.get(w.matchup_id)?.markets.get(w.key);
+      const market = this.held.get(w.matchup_id)?.markets.get(w.key);
       if (market) this.removeMarket(pass, market);
-      this.pending.get(sportId)?.get(w.matchup_id)?.delete(w.key);
+      this.pending.withdraw(sportId, w.matchup_id, w.key);
     }
     for (const wire of delta.markets) this.upsertMarket(sportId, wire, pass);
     return this.commit(pass, now);
@@ -200,7 +175,6 @@ export class BookState {
   tick(now: number): BookDiff {
     const pass = this.beginPass();
     for (const market of this.cutoffs.takeDue(now)) {
-      market.queuedAt = undefined;
       if (!market.removed) this.markDirty(pass, market);
     }
     return this.commit(pass, now);
@@ -208,91 +182,34 @@ export class BookState {
 
   // ---- internals ------------------------------------------------------------
 
-  private beginPass(): Map<HeldMatch, MatchPass> {
+  private beginPass(): BookPass {
     this.generation++;
     return new Map();
   }
 
-  private passOf(pass: Map<HeldMatch, MatchPass>, match: HeldMatch): MatchPass {
+  private passOf(pass: BookPass, match: HeldMatch): MatchPass {
     let p = pass.get(match);
     if (!p) {
-      p = {
-        added: false,
-        removed: false,
-        fieldsDirty: false,
-        dirty: new Set(),
-        removedKeys: new Set(),
-        selections: [],
-      };
+      p = newMatchPass();
       pass.set(match, p);
     }
     return p;
   }
 
-  private markDirty(pass: Map<HeldMatch, MatchPass>, market: HeldMarket): void {
+  private markDirty(pass: BookPass, market: HeldMarket): void {
     this.passOf(pass, market.match).dirty.add(market);
   }
 
-  private newMatch(id: number, sportId: number): HeldMatch {
-    const held: HeldMatch = {
-      id,
-      sportId,
-      matchup: undefined,
-      published: undefined,
-      ts: 0,
-      markets: new Map(),
-      byKey: new Map(),
-      versions: new Map(),
-      seeded: new Map(),
-      seenGen: 0,
-      listed: [],
-      listingGen: 0,
-      readAt: 0,
-      writeAt: 0,
-    };
-    this.heldMatches.set(id, held);
-    let set = this.sportMatches.get(sportId);
-    if (!set) {
-      set = new Set();
-      this.sportMatches.set(sportId, set);
-    }
-    set.add(held);
-    return held;
-  }
-
-  private moveSport(held: HeldMatch, sportId: number): void {
-    if (held.sportId === sportId) return;
-    this.sportMatches.get(held.sportId)?.delete(held);
-    held.sportId = sportId;
-    let set = this.sportMatches.get(sportId);
-    if (!set) {
-      set = new Set();
-      this.sportMatches.set(sportId, set);
-    }
-    set.add(held);
-  }
-
-  private loadLeagues(sportId: number, leagues: readonly UpstreamLeague[]): Set<number> {
-    const before = this.leagueNames.get(sportId);
-    const after = new Map(leagues.map((l) => [l.id, l.name]));
-    const changed = new Set<number>();
-    for (const [id, name] of after) if (before?.get(id) !== name) changed.add(id);
-    if (before) for (const id of before.keys()) if (!after.has(id)) changed.add(id);
-    this.leagueNames.set(sportId, after);
-    return changed;
-  }
-
-  private loadMatchups(sportId: number, load: MatchupsLoad, pass: Map<HeldMatch, MatchPass>): void {
+  private loadMatchups(sportId: number, load: MatchupsLoad, pass: BookPass): void {
     const gen = this.generation;
-    const renamedLeagues = this.loadLeagues(sportId, load.leagues);
-    if (renamedLeagues.size > 0) this.leaguesChanged.add(sportId);
+    const renamedLeagues = this.catalog.replaceLeagues(sportId, load.leagues);
     for (const matchup of load.matchups) {
-      let held = this.heldMatches.get(matchup.id);
+      let held = this.held.get(matchup.id);
       if (!held) {
-        held = this.newMatch(matchup.id, sportId);
+        held = this.held.add(matchup.id, sportId);
         this.passOf(pass, held).added = true;
       } else {
-        this.moveSport(held, sportId);
+        this.held.moveSport(held, sportId);
       }
       held.seenGen = gen;
       const wasSeedOnly = held.matchup === undefined;
@@ -306,30 +223,25 @@ export class BookState {
       }
       if (wasSeedOnly) this.adoptPending(sportId, held, pass);
     }
-    for (const held of [...(this.sportMatches.get(sportId) ?? [])]) {
+    for (const held of [...this.held.ofSport(sportId)]) {
       if (held.seenGen !== gen) this.removeMatch(pass, held);
     }
   }
 
-  private adoptPending(sportId: number, held: HeldMatch, pass: Map<HeldMatch, MatchPass>): void {
-    const waiting = this.pending.get(sportId)?.get(held.id);
+  private adoptPending(sportId: number, held: HeldMatch, pass: BookPass): void {
+    const waiting = this.pending.take(sportId, held.id);
     if (!waiting) return;
-    this.pending.get(sportId)?.delete(held.id);
-    for (const wire of waiting.values()) this.upsertMarket(sportId, wire, pass);
+    for (const wire of waiting) this.upsertMarket(sportId, wire, pass);
   }
 
   /** The hot path of a full poll: most markets are matched by position and skipped by version. */
-  private loadMarkets(
-    sportId: number,
-    markets: readonly UpstreamMarket[],
-    pass: Map<HeldMatch, MatchPass>,
-  ): void {
+  private loadMarkets(sportId: number, markets: readonly UpstreamMarket[], pass: BookPass): void {
     const gen = this.generation;
-    this.pending.delete(sportId);
+    this.pending.dropSport(sportId);
     let held: HeldMatch | undefined;
     for (const wire of markets) {
       if (held?.id !== wire.matchup_id) {
-        held = this.heldMatches.get(wire.matchup_id);
+        held = this.held.get(wire.matchup_id);
         if (held !== undefined && held.listingGen !== gen) {
           held.listingGen = gen;
           held.readAt = 0;
@@ -349,7 +261,7 @@ export class BookState {
       market.seenGen = gen;
       held.listed[held.writeAt++] = market;
     }
-    for (const held of this.sportMatches.get(sportId) ?? []) {
+    for (const held of this.held.ofSport(sportId)) {
       if (held.listingGen === gen) held.listed.length = held.writeAt;
       else held.listed = [];
       // the listing holds each market seen once: as many as held means none went unlisted
@@ -363,7 +275,7 @@ export class BookState {
   }
 
   /** Seeded markets the book no longer lists were withdrawn while this process was down. */
-  private dropUnlistedSeeds(held: HeldMatch, pass: Map<HeldMatch, MatchPass>): void {
+  private dropUnlistedSeeds(held: HeldMatch, pass: BookPass): void {
     const listed = new Set<string>();
     for (const market of held.markets.values()) listed.add(marketKeyOf(market.wire));
     const p = this.passOf(pass, held);
@@ -374,52 +286,22 @@ export class BookState {
     }
   }
 
-  private upsertMarket(
-    sportId: number,
-    wire: UpstreamMarket,
-    pass: Map<HeldMatch, MatchPass>,
-  ): HeldMarket | undefined {
-    const held = this.heldMatches.get(wire.matchup_id);
+  private upsertMarket(sportId: number, wire: UpstreamMarket, pass: BookPass): HeldMarket | undefined {
+    const held = this.held.get(wire.matchup_id);
     if (held?.matchup === undefined) {
-      let bySport = this.pending.get(sportId);
-      if (!bySport) {
-        bySport = new Map();
-        this.pending.set(sportId, bySport);
-      }
-      let byMatchup = bySport.get(wire.matchup_id);
-      if (!byMatchup) {
-        byMatchup = new Map();
-        bySport.set(wire.matchup_id, byMatchup);
-      }
-      byMatchup.set(wire.key, wire);
+      this.pending.hold(sportId, wire);
       return undefined;
     }
     const market = held.markets.get(wire.key);
     if (market) return this.refreshMarket(market, wire, pass);
-    const added: HeldMarket = {
-      bookKey: wire.key,
-      match: held,
-      wire,
-      bookVersion: wire.version,
-      locked: true,
-      version: 0,
-      selections: [],
-      seenGen: 0,
-      removed: false,
-      published: undefined,
-      queuedAt: undefined,
-    };
+    const added = newHeldMarket(held, wire);
     held.markets.set(wire.key, added);
     this.markDirty(pass, added);
     return added;
   }
 
   /** Diff by the book's version: an unchanged version is not resolved again. */
-  private refreshMarket(
-    market: HeldMarket,
-    wire: UpstreamMarket,
-    pass: Map<HeldMatch, MatchPass>,
-  ): HeldMarket {
+  private refreshMarket(market: HeldMarket, wire: UpstreamMarket, pass: BookPass): HeldMarket {
     if (market.bookVersion !== wire.version) {
       market.wire = wire;
       market.bookVersion = wire.version;
@@ -428,11 +310,11 @@ export class BookState {
     return market;
   }
 
-  private removeMarket(pass: Map<HeldMatch, MatchPass>, market: HeldMarket): void {
+  private removeMarket(pass: BookPass, market: HeldMarket): void {
     const held = market.match;
     held.markets.delete(market.bookKey);
     market.removed = true;
-    this.unqueue(market);
+    this.cutoffs.forget(market);
     const p = this.passOf(pass, held);
     p.dirty.delete(market);
     if (market.published && held.byKey.get(market.published.marketKey) === market) {
@@ -441,40 +323,31 @@ export class BookState {
     }
   }
 
-  private removeMatch(pass: Map<HeldMatch, MatchPass>, held: HeldMatch): void {
+  private removeMatch(pass: BookPass, held: HeldMatch): void {
     const p = this.passOf(pass, held);
     for (const market of held.markets.values()) this.removeMarket(pass, market);
     for (const key of held.seeded.keys()) p.removedKeys.add(key);
     held.seeded.clear();
     p.removed = true;
-    this.heldMatches.delete(held.id);
-    this.sportMatches.get(held.sportId)?.delete(held);
+    this.held.remove(held);
   }
 
-  private dropSport(sportId: number, pass: Map<HeldMatch, MatchPass>): void {
-    for (const held of [...(this.sportMatches.get(sportId) ?? [])]) this.removeMatch(pass, held);
-    this.sportMatches.delete(sportId);
-    this.pending.delete(sportId);
-    this.labels.delete(sportId);
-    if (this.leagueNames.delete(sportId)) this.leaguesChanged.add(sportId);
-  }
-
-  private unqueue(market: HeldMarket): void {
-    if (market.queuedAt === undefined) return;
-    this.cutoffs.remove(market.queuedAt, market);
-    market.queuedAt = undefined;
+  /** The catalog has already forgotten the sport's names; its matches and waiting markets go here. */
+  private dropSport(sportId: number, pass: BookPass): void {
+    for (const held of [...this.held.ofSport(sportId)]) this.removeMatch(pass, held);
+    this.held.dropSport(sportId);
+    this.pending.dropSport(sportId);
   }
 
   /** Resolves every dirty market, issues versions for what clients will see differently. */
-  private commit(pass: Map<HeldMatch, MatchPass>, now: number, sportsChanged = false): BookDiff {
+  private commit(pass: BookPass, now: number, sportsChanged = false): BookDiff {
     const diff: BookDiff = {
       changes: [],
       matches: [],
       removedMatches: [],
       sportsChanged,
-      leaguesChanged: [...this.leaguesChanged],
+      leaguesChanged: this.catalog.takeLeaguesChanged(),
     };
-    this.leaguesChanged.clear();
     for (const [held, p] of pass) {
       if (p.removed) {
         if (p.added) continue;
@@ -512,7 +385,7 @@ export class BookState {
     const fields: PublicMatchFields = matchFields(
       held.sportId,
       matchup,
-      this.leagueNames.get(held.sportId)?.get(matchup.league_id),
+      this.catalog.leagueName(held.sportId, matchup.league_id),
     );
     if (held.published && sameMatchFields(held.published, fields)) return;
     held.published = { ...fields, version: nextVersion(held.published?.version, now) };
@@ -526,44 +399,9 @@ export class BookState {
     p: MatchPass,
     now: number,
   ): void {
-    const resolved = resolveMarket(matchup, market.wire, this.labels.get(held.sportId));
+    const resolved = resolveMarket(matchup, market.wire, this.catalog.labelsOf(held.sportId));
     const locked = !resolved.open || now >= resolved.cutoffMs;
-    const key = resolved.marketKey;
-    const previous = market.published;
-    if (previous && previous.marketKey !== key && held.byKey.get(previous.marketKey) === market) {
-      held.byKey.delete(previous.marketKey);
-      p.removedKeys.add(previous.marketKey);
-    }
-    let unchanged = false;
-    if (previous && previous.marketKey === key) {
-      unchanged = market.locked === locked && sameResolved(previous, resolved);
-    } else {
-      const seed = held.seeded.get(key);
-      if (seed) {
-        held.seeded.delete(key);
-        if (seed.selections && sameAsSeed(resolved, locked, seed.selections)) {
-          unchanged = true;
-          market.version = seed.version;
-          market.selections = seed.selections.slice();
-        }
-      }
-    }
-    market.published = resolved;
-    market.locked = locked;
-    held.byKey.set(key, market);
-    const waitFor = locked ? undefined : resolved.cutoffMs;
-    if (market.queuedAt !== waitFor) {
-      this.unqueue(market);
-      if (waitFor !== undefined) {
-        market.queuedAt = waitFor;
-        this.cutoffs.add(waitFor, market);
-      }
-    }
-    if (unchanged) return;
-    market.version = nextVersion(held.versions.get(key), now);
-    held.versions.set(key, market.version);
-    market.selections = toSelections(resolved, locked, market.version);
-    p.removedKeys.delete(key);
-    for (const s of market.selections) p.selections.push(s);
+    publishResolved(held, market, resolved, locked, p, now);
+    this.cutoffs.waitFor(market, locked ? undefined : resolved.cutoffMs);
   }
 }

@@ -1,12 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { StoredBook, StoredMarket, StoredMatch } from './book-replica';
-import type { FeedHealthMessage, MatchInfo, SportInfo, SportLeagues } from './book-wire';
-import type { Selection } from './domain/selection';
 import type { ChangePosition } from '@app/messaging';
+import type { FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo, SportLeagues } from './book-messages';
+import type { Selection } from './domain/selection';
+
+/*
+ * Both sides: the SQL of the books' shared state in PostgreSQL (schema
+ * `odds`) and its row types. The ingest writes through it (BookOutbox) and
+ * seeds its IngestBook from it (BookSeed); api replicas load their
+ * ReplicaBook from it (ReplicaBookService). It holds no state of its own.
+ */
 
 /** Rows per statement, so a full load of a large book never builds one giant query. */
 const BATCH = 2000;
+
+/** One row of `odds.markets`: a market's selections exactly as last published. */
+export interface StoredMarket {
+  readonly matchId: number;
+  readonly marketKey: string;
+  readonly version: number;
+  readonly selections: readonly Selection[];
+}
+
+/** One row of `odds.matches`: the public match object and its `ts`. */
+export interface StoredMatch {
+  readonly info: MatchInfo;
+  readonly ts: number;
+  /** Its newest change's place in the book's change log; null or absent before its first append. */
+  readonly position?: ChangePosition | null;
+}
+
+/** Every row of one book, as `load` reads them back. */
+export interface StoredBook {
+  readonly sports: readonly SportInfo[];
+  readonly leagues: readonly LeagueInfo[];
+  readonly matches: readonly StoredMatch[];
+  readonly markets: readonly StoredMarket[];
+  readonly health?: FeedHealthMessage;
+}
 
 /** Everything one flush writes; each part is proportional to what changed. */
 export interface BookWrite {
@@ -27,9 +58,9 @@ export interface MatchPosition extends ChangePosition {
   readonly matchId: number;
 }
 
-/** The shared current state of the books in PostgreSQL (schema `odds`). */
+/** Reads and writes the current state of every book; each call names its book. */
 @Injectable()
-export class BookStore {
+export class BookRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** `pollMs` is this process's BOOK_POLL_MS, against which the stored feed health is judged. */

@@ -10,7 +10,7 @@ import {
 } from '../../../../../test/odds-passthrough/sportsbook-factory';
 import type { BookChange } from './match-odds';
 import type { BookDiff, SeedMatch } from './book-diff';
-import { BookState } from './book-state';
+import { IngestBook } from './ingest-book';
 import * as resolution from './market-resolution';
 import type { Selection } from './selection';
 
@@ -29,7 +29,7 @@ const T0 = Date.parse('2026-11-21T12:00:00Z');
 const CUTOFF = Date.parse('2026-11-21T15:00:00Z');
 
 function full(
-  state: BookState,
+  state: IngestBook,
   markets: UpstreamMarket[],
   now: number,
   matchups: UpstreamMatchup[] = [aMatchup()],
@@ -55,13 +55,13 @@ function only(selections: readonly Selection[]): Selection[] {
   return markets[0];
 }
 
-function labelled(): BookState {
-  const state = new BookState('book');
+function labelled(): IngestBook {
+  const state = new IngestBook('book');
   state.applyLabels(SOCCER, LABELS, T0);
   return state;
 }
 
-describe('BookState: flattening', () => {
+describe('IngestBook: flattening', () => {
   it('publishes every market type of a new match with all public fields', () => {
     const state = labelled();
     const diff = full(state, [aMoneyline(), aSpread(-1.5), aTotal(2.5), aTeamTotal('home', 1.5)], T0);
@@ -164,7 +164,7 @@ describe('BookState: flattening', () => {
   });
 });
 
-describe('BookState: versions', () => {
+describe('IngestBook: versions', () => {
   it('issues nothing on a poll where nothing changed, not even a new book version without visible change', () => {
     const state = labelled();
     full(state, [aMoneyline(), aTotal()], T0);
@@ -218,7 +218,7 @@ describe('BookState: versions', () => {
   });
 
   it('renames every market when the label table arrives, with greater versions (cold start)', () => {
-    const state = new BookState('book');
+    const state = new IngestBook('book');
     expect(state.applyLabels(SOCCER, [], T0).changes).toEqual([]);
     const first = changeOf(full(state, [aMoneyline(), aTeamTotal('away')], T0));
     expect(new Set(first.selections.map((s) => s.market_name))).toEqual(
@@ -248,7 +248,7 @@ describe('BookState: versions', () => {
   });
 });
 
-describe('BookState: lines and withdrawals', () => {
+describe('IngestBook: lines and withdrawals', () => {
   it('a line move under a keyless book key withdraws the old market_key and adds a new one (delta)', () => {
     const state = labelled();
     const first = changeOf(full(state, [aTotal(2.5, { key: 's;0;ou' })], T0));
@@ -398,10 +398,10 @@ describe('BookState: lines and withdrawals', () => {
   });
 });
 
-describe('BookState: listing order', () => {
+describe('IngestBook: listing order', () => {
   const five = (): UpstreamMarket[] => [aMoneyline(), aSpread(-1.5), aSpread(-0.5), aTotal(2.5), aTotal(3.5)];
 
-  function keysOf(state: BookState): Set<string> {
+  function keysOf(state: IngestBook): Set<string> {
     return new Set(state.matchOdds(MATCH, T0)!.selections.map((s) => s.market_key));
   }
 
@@ -442,7 +442,7 @@ describe('BookState: listing order', () => {
   });
 });
 
-describe('BookState: locks and cutoffs', () => {
+describe('IngestBook: locks and cutoffs', () => {
   it('locks at the cutoff through tick, with a greater version and the last price', () => {
     const state = labelled();
     full(state, [aMoneyline(), aTotal(2.5, { cutoff_at: '2026-11-21T14:30:00Z' })], T0);
@@ -532,8 +532,8 @@ describe('BookState: locks and cutoffs', () => {
   });
 });
 
-describe('BookState: restarts', () => {
-  function persisted(state: BookState): SeedMatch[] {
+describe('IngestBook: restarts', () => {
+  function persisted(state: IngestBook): SeedMatch[] {
     return state.matches().map((match) => {
       const odds = state.matchOdds(match.id, T0)!;
       return {
@@ -552,7 +552,7 @@ describe('BookState: restarts', () => {
     const before = labelled();
     full(before, [aMoneyline(), aSpread(-1.5), aTotal()], T0);
     // the clock of the new process is behind: versions must still grow
-    const after = new BookState('book', persisted(before));
+    const after = new IngestBook('book', persisted(before));
     after.applyLabels(SOCCER, LABELS, T0 - 50_000);
     const diff = full(
       after,
@@ -586,7 +586,7 @@ describe('BookState: restarts', () => {
   it('a seeded match the book no longer lists is removed', () => {
     const before = labelled();
     full(before, [aMoneyline()], T0);
-    const after = new BookState('book');
+    const after = new IngestBook('book');
     after.seed(persisted(before));
     const diff = full(after, [], T0 + 1, []);
     expect(diff.removedMatches).toEqual([{ id: MATCH, sportId: SOCCER }]);
@@ -602,7 +602,7 @@ describe('BookState: restarts', () => {
   });
 });
 
-describe('BookState: work proportional to change', () => {
+describe('IngestBook: work proportional to change', () => {
   function bigBook(markets: number): { matchups: UpstreamMatchup[]; markets: UpstreamMarket[] } {
     const matchups: UpstreamMatchup[] = [];
     const list: UpstreamMarket[] = [];

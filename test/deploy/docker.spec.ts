@@ -360,12 +360,27 @@ describe('docker/compose.yml', () => {
       expect.arrayContaining([
         ['migrate', 'migrate', undefined],
         ['feed-sim', 'feed-sim', undefined],
-        ['fixtures-ingest', 'fixtures-live', 'ingest'],
+        ['fixtures-ingest-a', 'fixtures-live', 'ingest'],
+        ['fixtures-ingest-b', 'fixtures-live', 'ingest'],
         ['fixtures-api', 'fixtures-live', 'api'],
-        ['odds-ingest', 'odds-passthrough', 'ingest'],
+        ['odds-ingest-a', 'odds-passthrough', 'ingest'],
+        ['odds-ingest-b', 'odds-passthrough', 'ingest'],
         ['odds-api', 'odds-passthrough', 'api'],
       ]),
     );
+  });
+
+  it('runs two ingests per app, alike in everything, so one is a standby for the other', () => {
+    for (const facts of SERVICES) {
+      const ingests = platform.filter(
+        ([, s]) => s.command?.[0] === facts.name && s.environment?.ROLE === 'ingest',
+      );
+      expect([facts.name, ingests.length]).toEqual([facts.name, 2]);
+      const [[, first], [, second]] = ingests;
+      expect(second).toEqual(first);
+      // Both publish nothing on the host, so the second cannot clash with the first over a port.
+      expect([facts.name, first.ports]).toEqual([facts.name, undefined]);
+    }
   });
 
   it('builds the image from docker/Dockerfile and names only programs the entrypoint knows', () => {

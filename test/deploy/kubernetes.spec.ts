@@ -81,6 +81,25 @@ interface LabelSelector {
   matchLabels?: Record<string, string>;
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
+interface DeploymentSpec {
+  replicas: number;
+  strategy: {
+    type: string;
+    rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string };
+  };
+}
+interface BudgetSpec {
+  selector: LabelSelector;
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+}
+interface PodAntiAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: unknown[];
+  preferredDuringSchedulingIgnoredDuringExecution?: {
+    weight: number;
+    podAffinityTerm: { topologyKey: string; labelSelector: LabelSelector };
+  }[];
+}
 
 const spec = <T>(object: K8sObject): T => object.spec as T;
 const ofKind = (objects: K8sObject[], kind: string) => objects.filter((object) => object.kind === kind);
@@ -108,6 +127,18 @@ function pods(objects: K8sObject[]): { owner: K8sObject; template: PodTemplate }
 function selectedPods(objects: K8sObject[], selector: LabelSelector) {
   return pods(objects).filter(({ template }) => selects(selector, template.metadata?.labels));
 }
+
+/** Whether a selector takes in this workload's pods and no others. */
+function selectsOnly(objects: K8sObject[], selector: LabelSelector, owner: K8sObject): boolean {
+  const owners = selectedPods(objects, selector).map((pod) => pod.owner);
+  return owners.length === 1 && owners[0] === owner;
+}
+
+/** The PodDisruptionBudgets whose selector takes in any pod of this workload. */
+const budgetsOf = (objects: K8sObject[], owner: K8sObject) =>
+  ofKind(objects, 'PodDisruptionBudget').filter((pdb) =>
+    selectedPods(objects, spec<BudgetSpec>(pdb).selector).some((pod) => pod.owner === owner),
+  );
 
 /** The service a container runs, from the program its entrypoint argument names. */
 const programOf = (container: ContainerSpec) => container.args?.[0];
@@ -230,15 +261,11 @@ describe.each(Object.keys(RENDERINGS))('kustomize rendering %s', (rendering) => 
     }
   });
 
-  it('has per service an ingest Deployment (1 replica, Recreate) and an api Deployment (rolling, HPA, PDB, Service)', () => {
+  it('has per service an ingest and an api Deployment in their ROLEs, the api rolling with an HPA and a PDB', () => {
     for (const facts of SERVICES) {
       const ingest = byName(objects, 'Deployment', `${facts.name}-ingest`)!;
       const api = byName(objects, 'Deployment', `${facts.name}-api`)!;
-      expect(spec<{ replicas: number; strategy: { type: string } }>(ingest)).toMatchObject({
-        replicas: 1,
-        strategy: { type: 'Recreate' },
-      });
-      const apiSpec = spec<{ replicas: number; strategy: { type: string } }>(api);
+      const apiSpec = spec<DeploymentSpec>(api);
       expect(apiSpec.strategy.type).toBe('RollingUpdate');
       for (const [deployment, role] of [
         [ingest, 'ingest'],
@@ -267,15 +294,66 @@ describe.each(Object.keys(RENDERINGS))('kustomize rendering %s', (rendering) => 
       expect(hpaSpec.maxReplicas).toBeGreaterThan(hpaSpec.minReplicas);
       if (rendering !== 'dev') expect(apiSpec.replicas).toBeGreaterThanOrEqual(2);
 
-      const pdbs = ofKind(objects, 'PodDisruptionBudget').filter((pdb) =>
-        selectedPods(objects, spec<{ selector: LabelSelector }>(pdb).selector).some(
-          ({ owner }) => owner === api,
-        ),
-      );
+      const pdbs = budgetsOf(objects, api);
       expect(pdbs).toHaveLength(1);
-      expect(
-        selectedPods(objects, spec<{ selector: LabelSelector }>(pdbs[0]).selector).map((p) => p.owner),
-      ).toEqual([api]);
+      expect(selectedPods(objects, spec<BudgetSpec>(pdbs[0]).selector).map((p) => p.owner)).toEqual([api]);
+    }
+  });
+
+  it('runs two ingest pods per service, rolled one new pod ahead, so a ready standby is always there', () => {
+    for (const facts of SERVICES) {
+      const ingest = byName(objects, 'Deployment', `${facts.name}-ingest`)!;
+      const where = ingest.metadata.name;
+      const { replicas, strategy } = spec<DeploymentSpec>(ingest);
+      // A new pod must be ready before an old one stops: a roll never leaves fewer than two.
+      expect([where, replicas, strategy]).toEqual([
+        where,
+        2,
+        { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      ]);
+
+      const pdbs = budgetsOf(objects, ingest);
+      expect([where, pdbs.length]).toEqual([where, 1]);
+      const budget = spec<BudgetSpec>(pdbs[0]);
+      expect(selectedPods(objects, budget.selector).map((p) => p.owner)).toEqual([ingest]);
+      expect([where, budget.minAvailable, budget.maxUnavailable]).toEqual([where, 1, undefined]);
+
+      // Preferred only: required anti-affinity would leave the surge pod pending on a two-node cluster.
+      const affinity = podTemplate(ingest)!.spec.affinity as
+        { podAntiAffinity?: PodAntiAffinity } | undefined;
+      const antiAffinity = affinity?.podAntiAffinity;
+      expect([where, antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution]).toEqual([
+        where,
+        undefined,
+      ]);
+      const acrossNodes = (antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).filter(
+        ({ podAffinityTerm: term }) =>
+          term.topologyKey === 'kubernetes.io/hostname' && selectsOnly(objects, term.labelSelector, ingest),
+      );
+      expect([where, acrossNodes.length]).toEqual([where, 1]);
+    }
+  });
+
+  it('gives every PodDisruptionBudget one Deployment and room to evict one of its pods', () => {
+    const pdbs = ofKind(objects, 'PodDisruptionBudget');
+    expect(pdbs.length).toBeGreaterThanOrEqual(2 * SERVICES.length);
+    for (const pdb of pdbs) {
+      const budget = spec<BudgetSpec>(pdb);
+      const owners = [...new Set(selectedPods(objects, budget.selector).map((p) => p.owner))];
+      expect([pdb.metadata.name, owners.map((o) => o.kind)]).toEqual([pdb.metadata.name, ['Deployment']]);
+      const { replicas } = spec<DeploymentSpec>(owners[0]);
+      const numbers = [budget.minAvailable, budget.maxUnavailable].filter((n) => n !== undefined);
+      // Percentages would need the rounding rules; the manifests use counts.
+      expect([pdb.metadata.name, numbers.length, numbers.every(Number.isInteger)]).toEqual([
+        pdb.metadata.name,
+        1,
+        true,
+      ]);
+      const evictable =
+        budget.maxUnavailable !== undefined
+          ? Math.min(Number(budget.maxUnavailable), replicas)
+          : replicas - Number(budget.minAvailable);
+      expect([pdb.metadata.name, evictable >= 1]).toEqual([pdb.metadata.name, true]);
     }
   });
 

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
 import { BookReadPort } from '../../apps/odds-passthrough/src/book/book-read-port';
+import { IngestService } from '../../apps/odds-passthrough/src/ingest/ingest.service';
 import { aMatchup, aMoneyline, aSpread, aTotal } from './sportsbook-factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
@@ -88,6 +89,21 @@ describe('odds ingest', () => {
     return last ?? { match_id: match, sport_id: 0, ts: 0, selections: [] };
   }
 
+  /** Moves the home price of the match's money line; away and draw stay as seeded. */
+  function moveHomePrice(price: number): void {
+    book.putMarket(
+      SOCCER,
+      aMoneyline({
+        cutoff_at: FUTURE,
+        prices: [
+          { designation: 'home', price },
+          { designation: 'away', price: 190 },
+          { designation: 'draw', price: 240 },
+        ],
+      }),
+    );
+  }
+
   const market = (o: Odds | undefined, name: string) =>
     o?.selections.filter((s) => s.market_name === name) ?? [];
 
@@ -108,17 +124,7 @@ describe('odds ingest', () => {
 
   it('gives a price change a greater version and the new decimal', async () => {
     const before = market(await odds(MATCH), 'Match - Money Line');
-    book.putMarket(
-      SOCCER,
-      aMoneyline({
-        cutoff_at: FUTURE,
-        prices: [
-          { designation: 'home', price: 160 },
-          { designation: 'away', price: 190 },
-          { designation: 'draw', price: 240 },
-        ],
-      }),
-    );
+    moveHomePrice(160);
     const after = market(
       await oddsWhen(
         MATCH,
@@ -329,17 +335,7 @@ describe('odds ingest', () => {
     expect(sorted(theirs)).toEqual(sorted(mine));
     expect(theirs?.ts).toBe(mine?.ts);
 
-    book.putMarket(
-      SOCCER,
-      aMoneyline({
-        cutoff_at: FUTURE,
-        prices: [
-          { designation: 'home', price: 175 },
-          { designation: 'away', price: 190 },
-          { designation: 'draw', price: 240 },
-        ],
-      }),
-    );
+    moveHomePrice(175);
     await oddsWhen(
       MATCH,
       (o) => o?.selections.some((s) => s.price === 175) ?? false,
@@ -360,22 +356,30 @@ describe('odds ingest', () => {
       before?.selections.map((s) => [s.market_key, s.bet_name, s.version]).sort(),
     );
     const oldVersion = market(before, 'Match - Money Line')[0].version;
-    book.putMarket(
-      SOCCER,
-      aMoneyline({
-        cutoff_at: FUTURE,
-        prices: [
-          { designation: 'home', price: 199 },
-          { designation: 'away', price: 190 },
-          { designation: 'draw', price: 240 },
-        ],
-      }),
-    );
+    moveHomePrice(199);
     const changed = await oddsWhen(
       MATCH,
       (o) => market(o, 'Match - Money Line').some((s) => s.price === 199),
       'a change after the restart',
     );
     expect(market(changed, 'Match - Money Line')[0].version).toBeGreaterThan(oldVersion);
+  });
+
+  it('polls and publishes again when its ingest is stopped and started in the same process', async () => {
+    const ingest = app.get(IngestService);
+    const replica = app.get(BookReadPort);
+    const before = market(await odds(MATCH), 'Match - Money Line');
+    await ingest.beforeApplicationShutdown();
+    const polls = book.requests.length;
+    ingest.onApplicationBootstrap();
+    await waitFor(() => book.requests.length > polls, { timeoutMs: 5000, what: 'polls after the start' });
+    moveHomePrice(205);
+    const changed = await oddsWhen(
+      MATCH,
+      (o) => market(o, 'Match - Money Line').some((s) => s.price === 205),
+      'a change after the second start',
+    );
+    expect(market(changed, 'Match - Money Line')[0].version).toBeGreaterThan(before[0].version);
+    await waitFor(() => replica.feedHealthy('book'), { timeoutMs: 5000, what: 'a healthy feed' });
   });
 });

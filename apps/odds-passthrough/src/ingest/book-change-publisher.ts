@@ -9,6 +9,7 @@ import {
   positionHeaders,
 } from '@app/messaging';
 import type { MatchPosition } from '../book/book.repository';
+import { describeError } from './describe-error';
 
 /** One match frame of a poll, as the ingest publishes it (no position: that travels in headers). */
 export interface MatchFrame {
@@ -33,7 +34,7 @@ const encoder = new TextEncoder();
  * match), frames of one match one after the other, so each names the one
  * before it (`prev_seq`). While NATS cannot take them, the poll's frames wait
  * and are retried, soon and at once when the connection returns; later polls
- * queue behind (the poller's outbox), so order holds.
+ * queue behind (the book's BookOutbox), so order holds.
  */
 export class BookChangePublisher {
   private readonly lastSeq = new Map<number, number>();
@@ -55,7 +56,9 @@ export class BookChangePublisher {
     private readonly storedTop: () => Promise<number>,
   ) {}
 
+  /** Also after a stop: publishing resumes with the positions it last knew. */
   start(): void {
+    this.stopped = false;
     this.ready = this.prepare();
   }
 
@@ -69,9 +72,13 @@ export class BookChangePublisher {
     this.pauses.wakeAll();
   }
 
-  /** The position of a match's stored state, read when the ingest starts. */
+  /**
+   * The position of a match's stored state, read when the ingest starts. On
+   * a start after a stop the newer of the stored and the known one holds.
+   */
   recall(matchId: number, seq: number): void {
-    if (!this.lastSeq.has(matchId)) this.lastSeq.set(matchId, seq);
+    const known = this.lastSeq.get(matchId);
+    if (known === undefined || known < seq) this.lastSeq.set(matchId, seq);
   }
 
   /** Appends and publishes one poll's frames; resolves with their positions once all went out (or on stop). */
@@ -152,7 +159,7 @@ export class BookChangePublisher {
   private reportFailure(error: unknown): void {
     if (this.failing) return;
     this.failing = true;
-    this.logger.warn(`The change log refused a frame (${describe(error)}); frames wait and are retried`);
+    this.logger.warn(`The change log refused a frame (${describeError(error)}); frames wait and are retried`);
   }
 
   private ensureLog(): Promise<void> {
@@ -165,18 +172,16 @@ export class BookChangePublisher {
     await retryUntilDone(() => this.log.ensure(), {
       stopped: () => this.stopped,
       onFailure: (error, delay) =>
-        this.logger.warn(`Preparing the change log failed (${describe(error)}); retrying in ${delay} ms`),
+        this.logger.warn(
+          `Preparing the change log failed (${describeError(error)}); retrying in ${delay} ms`,
+        ),
       wait: (ms) => this.pauses.pause(ms),
     });
     try {
       await this.log.raiseFloor(await this.storedTop());
     } catch (error) {
       // Without PostgreSQL the floor stays unchecked; publishing prices matters more than this rare repair.
-      this.logger.warn(`Checking the change log against stored positions failed (${describe(error)})`);
+      this.logger.warn(`Checking the change log against stored positions failed (${describeError(error)})`);
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,13 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { backoffDelay, type Clock, retryUntilDone } from '@app/clock';
-import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
+import { backoffDelay, type Clock } from '@app/clock';
+import type { ChangeLog, NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
-import type { CatalogMessage, FeedHealthMessage } from '../book/book-messages';
-import type { BookRepository, BookWrite } from '../book/book.repository';
-import { type BookDiff, IngestBook, type MatchupsLoad, type SeedMatch } from '../book/domain';
+import type { BookRepository } from '../book/book.repository';
+import type { BookDiff, IngestBook, MatchupsLoad } from '../book/domain';
 import type { BookSource } from '../config/books';
-import { BookChangePublisher } from './book-change-publisher';
+import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
+import { BookSeed } from './book-seed';
+import { describeError } from './describe-error';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
   parseLeagues,
@@ -46,81 +47,88 @@ function elapsedSince(monotonicMs: number): number {
 }
 
 /**
- * Reads one sportsbook: a full load at start and after any fault, then every
- * poll interval the market delta with the matchup listing (conditional
- * requests, so an unchanged listing costs a 304), re-listing sports every
- * relist interval. Every change is published, and persisted behind it; a
- * fault keeps the state and retries with capped backoff.
+ * One sportsbook's ingest, on its schedule. `start` seeds the book (BookSeed),
+ * then polls: a full load at start and after any fault, then every poll
+ * interval the market delta with the matchup listing (conditional requests,
+ * so an unchanged listing costs a 304), re-listing sports every relist
+ * interval; cutoffs are checked and feed health reported on timers of their
+ * own. Each diff goes to the book's BookOutbox; a fault keeps the book and
+ * retries with capped backoff. `stop` resolves once what was in flight has
+ * gone out, and `start` may follow it: the book is seeded again and loaded in
+ * full, as by a fresh process.
  */
 export class BookPollSchedule {
   private readonly logger: Logger;
   private readonly client: SportsbookClient;
+  private readonly seed: BookSeed;
+  private readonly outbox: BookOutbox;
   private book?: IngestBook;
   private readonly cursors = new Map<number, SportCursor>();
   private sportsListedAt = -Infinity;
-  private lastSuccessAt: number | null = null;
-  private fullLoaded = false;
   private failures = 0;
   private stopped = false;
   private loop?: Promise<void>;
   private wake?: () => void;
-  private readonly timers: NodeJS.Timeout[] = [];
-  /** Persist-then-publish steps, chained so they leave in the order the state changed. */
-  private outbox: Promise<void> = Promise.resolve();
-  private readonly unpersisted: { readonly write: BookWrite; readonly written: () => void }[] = [];
-  private writeFailures = 0;
-  private readonly publisher: BookChangePublisher;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly source: BookSource,
     private readonly settings: PollSettings,
-    private readonly repository: BookRepository,
-    private readonly events: NatsEventClient,
+    repository: BookRepository,
+    events: NatsEventClient,
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
     log: ChangeLog,
   ) {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
-    this.publisher = new BookChangePublisher(source.name, log, events, this.logger, () =>
-      repository.topPosition(source.name),
-    );
+    this.outbox = new BookOutbox(source.name, settings.pollMs, repository, events, log, this.logger);
+    this.seed = new BookSeed(source.name, repository, settings.pollMs, this.logger);
   }
 
+  /** Starts polling; after a stop, only once `stop()` has resolved. */
   start(): void {
-    this.publisher.start();
+    this.stopped = false;
+    this.book = undefined;
+    this.cursors.clear();
+    this.sportsListedAt = -Infinity;
+    this.failures = 0;
+    this.client.forget();
+    this.outbox.start();
     this.loop = this.run();
-    this.timers.push(
+    this.timers = [
       setInterval(() => this.checkCutoffs(), CUTOFF_CHECK_MS),
-      setInterval(() => this.reportHealth(), HEALTH_EVERY_MS),
-    );
+      setInterval(() => this.outbox.reportHealth(), HEALTH_EVERY_MS),
+    ];
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
     this.wake?.();
-    await this.loop;
-    this.publisher.stop();
-    await this.outbox;
+    await this.outbox.stop(this.loop);
   }
 
   /** NATS is back: frames waiting for the change log are retried at once. */
   natsReconnected(): void {
-    this.publisher.wake();
+    this.outbox.natsReconnected();
   }
 
   private async run(): Promise<void> {
-    this.book = await this.seededBook();
+    this.book = await this.seed.load({
+      recall: (matchId, seq) => this.outbox.recall(matchId, seq),
+      stopped: () => this.stopped,
+      wait: (ms) => this.sleep(ms),
+    });
     while (!this.stopped) {
       let wait: number;
       const started = performance.now();
       try {
         await this.cycle();
         this.upstream.recordPoll(this.source.name, (performance.now() - started) / 1000, true);
-        this.lastSuccessAt = this.clock.now();
+        this.outbox.pollSucceeded(this.clock.now());
         this.failures = 0;
-        this.fullLoaded = true;
         wait = this.settings.pollMs;
       } catch (error) {
         this.upstream.recordPoll(this.source.name, (performance.now() - started) / 1000, false);
@@ -128,37 +136,11 @@ export class BookPollSchedule {
         this.cursors.clear();
         this.sportsListedAt = -Infinity;
         wait = backoffDelay(this.failures++);
-        this.logger.warn(`Sportsbook poll failed (${describe(error)}); retrying in ${wait} ms`);
+        this.logger.warn(`Sportsbook poll failed (${describeError(error)}); retrying in ${wait} ms`);
       }
-      this.publishHealth();
+      this.outbox.publishHealth();
       await this.sleep(wait);
     }
-  }
-
-  /** Restores the persisted versions, so a restarted ingest keeps every market_key's version growing. */
-  private async seededBook(): Promise<IngestBook> {
-    const seeded = await retryUntilDone(() => this.readSeed(), {
-      stopped: () => this.stopped,
-      onFailure: (error, wait) =>
-        this.logger.warn(`Reading the stored book failed (${describe(error)}); retrying in ${wait} ms`),
-      wait: (ms) => this.sleep(ms),
-    });
-    return seeded ?? new IngestBook(this.source.name);
-  }
-
-  private async readSeed(): Promise<IngestBook> {
-    const stored = await this.repository.load(this.source.name, this.settings.pollMs);
-    const markets = new Map<number, SeedMatch['markets'][number][]>();
-    for (const market of stored.markets) {
-      const list = markets.get(market.matchId) ?? [];
-      list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
-      markets.set(market.matchId, list);
-    }
-    const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
-      if (position) this.publisher.recall(info.id, position.seq);
-      return { match: info, ts, markets: markets.get(info.id) ?? [] };
-    });
-    return new IngestBook(this.source.name, seed);
   }
 
   private async cycle(): Promise<void> {
@@ -243,89 +225,10 @@ export class BookPollSchedule {
     if (next !== undefined && next <= now) this.apply(book.tick(now));
   }
 
-  /**
-   * Builds the payloads now (the state moves on), persists them, then
-   * publishes them in order: catalog first, then each match frame once the
-   * change log gave it its position, which is stored behind it. The write is
-   * queued at once, so PostgreSQL keeps up while NATS is away.
-   */
+  /** The payloads are built now, while the book stands as the diff left it; the outbox sends them. */
   private apply(diff: BookDiff): void {
     const publication = buildPublication(this.requireBook(), diff);
-    if (!publication) return;
-    const persisted = this.persist(publication.write);
-    this.outbox = this.outbox.then(async () => {
-      await persisted;
-      for (const message of publication.catalog) this.publishCatalog(message);
-      const positions = await this.publisher.publish(publication.frames);
-      // Awaited, so a stop waits for it: the next ingest chains prev_seq from the stored positions.
-      if (positions.length > 0) await this.persist({ ...NO_ROWS, positions });
-    });
-  }
-
-  /**
-   * Writes go in order. Resolves once this write is stored, or at once while
-   * PostgreSQL is failing: later writes then queue behind the failed one and
-   * are written by a retry with backoff, so the stream keeps flowing without
-   * waiting on it; the backlog is written once it is back.
-   */
-  private persist(write: BookWrite): Promise<void> {
-    return new Promise((written) => {
-      this.unpersisted.push({ write, written });
-      if (this.writeFailures > 0) written();
-      if (this.unpersisted.length === 1) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.unpersisted.length > 0) {
-      const next = this.unpersisted[0];
-      try {
-        await this.repository.write(this.source.name, next.write);
-        this.unpersisted.shift();
-        this.writeFailures = 0;
-        next.written();
-      } catch (error) {
-        for (const waiting of this.unpersisted) waiting.written();
-        if (this.stopped) return;
-        const wait = backoffDelay(this.writeFailures++);
-        this.logger.warn(
-          `Persisting the book failed (${describe(error)}); ${this.unpersisted.length} writes wait, retrying in ${wait} ms`,
-        );
-        const timer = setTimeout(() => {
-          this.timers.splice(this.timers.indexOf(timer), 1);
-          void this.drain();
-        }, wait);
-        this.timers.push(timer);
-        return;
-      }
-    }
-  }
-
-  private publishCatalog(message: CatalogMessage): void {
-    this.events.emitFrame(
-      DynamicSubjects.oddsCatalog(this.source.name),
-      encoder.encode(JSON.stringify(message)),
-    );
-  }
-
-  private publishHealth(): FeedHealthMessage | undefined {
-    if (this.stopped) return undefined;
-    const health: FeedHealthMessage = {
-      last_success_at: this.lastSuccessAt,
-      full_loaded: this.fullLoaded,
-      poll_ms: this.settings.pollMs,
-    };
-    this.events.emitFrame(
-      DynamicSubjects.oddsHealth(this.source.name),
-      encoder.encode(JSON.stringify(health)),
-    );
-    return health;
-  }
-
-  /** Also stored (best effort, once a second), so a replica starting late knows the feed's health at once. */
-  private reportHealth(): void {
-    const health = this.publishHealth();
-    if (health) this.repository.writeHealth(this.source.name, health).catch(() => undefined);
+    if (publication) this.outbox.send(publication);
   }
 
   private requireBook(): IngestBook {
@@ -345,10 +248,6 @@ export class BookPollSchedule {
   }
 }
 
-const encoder = new TextEncoder();
-
-const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
-
 function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModified: boolean } {
   switch (outcome.kind) {
     case 'ok':
@@ -360,8 +259,4 @@ function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModif
     case 'fault':
       throw new UpstreamFault(outcome.error);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,129 @@
+import type { Logger } from '@nestjs/common';
+import type { ChangeLog, NatsEventClient } from '@app/messaging';
+import type { BookRepository, BookWrite } from '../book/book.repository';
+import { BookOutbox } from './book-outbox';
+import type { BookPublication } from './book-publication';
+import { waitFor } from '../../../../test/support/wait-for';
+
+const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
+
+/** What left the outbox, in order: `write:<what>` for PostgreSQL, the subject for NATS. */
+type Trace = string[];
+
+function publication(matchId: number): BookPublication {
+  return {
+    catalog: [{ removed_matches: [matchId] }],
+    frames: [{ sportId: 29, matchId, frame: `{"type":"update","match_id":${matchId}}` }],
+    write: { ...NO_ROWS, removedMatches: [matchId] },
+  };
+}
+
+function describeWrite(write: BookWrite): string {
+  if (write.positions) return `positions ${write.positions.map((p) => `${p.matchId}@${p.seq}`).join(',')}`;
+  return `rows ${write.removedMatches.join(',')}`;
+}
+
+describe('BookOutbox', () => {
+  let trace: Trace;
+  /** How many writes PostgreSQL still refuses. */
+  let refusals: number;
+  let outbox: BookOutbox;
+
+  beforeEach(() => {
+    trace = [];
+    refusals = 0;
+    let seq = 0;
+    const repository = {
+      write: (_book: string, write: BookWrite) => {
+        if (refusals > 0) {
+          refusals--;
+          trace.push(`refused ${describeWrite(write)}`);
+          return Promise.reject(new Error('PostgreSQL is away'));
+        }
+        trace.push(`write ${describeWrite(write)}`);
+        return Promise.resolve();
+      },
+      writeHealth: () => Promise.resolve(),
+      topPosition: () => Promise.resolve(0),
+    } as unknown as BookRepository;
+    const events = {
+      emitFrame: (subject: string) => trace.push(subject),
+    } as unknown as NatsEventClient;
+    const log = {
+      ensure: () => Promise.resolve(),
+      raiseFloor: () => Promise.resolve(),
+      append: () => Promise.resolve(++seq),
+    } as unknown as ChangeLog;
+    const logger = { log: () => undefined, warn: () => undefined } as unknown as Logger;
+    outbox = new BookOutbox('book', 1000, repository, events, log, logger);
+  });
+
+  afterEach(() => outbox.stop(undefined));
+
+  it('persists a publication, then publishes its catalog and frames, then stores their positions', async () => {
+    outbox.start();
+    outbox.send(publication(7));
+    outbox.send(publication(8));
+    await waitFor(() => trace.length === 8, { timeoutMs: 2000, what: 'both publications' });
+    expect(trace).toEqual([
+      'write rows 7',
+      'write rows 8',
+      'odds.book.catalog',
+      'odds.book.match.29.7',
+      'write positions 7@1',
+      'odds.book.catalog',
+      'odds.book.match.29.8',
+      'write positions 8@2',
+    ]);
+  });
+
+  it('keeps publishing while PostgreSQL refuses writes, and writes the backlog in order once it is back', async () => {
+    refusals = 1;
+    outbox.start();
+    outbox.send(publication(7));
+    outbox.send(publication(8));
+    await waitFor(() => trace.filter((entry) => entry.startsWith('odds.book.match')).length === 2, {
+      timeoutMs: 2000,
+      what: 'both frames published',
+    });
+    await waitFor(() => trace.includes('write positions 8@2'), { timeoutMs: 2000, what: 'the backlog' });
+    expect(trace.filter((entry) => entry.startsWith('write'))).toEqual([
+      'write rows 7',
+      'write rows 8',
+      'write positions 7@1',
+      'write positions 8@2',
+    ]);
+    expect(trace[0]).toBe('refused rows 7');
+  });
+
+  it('takes up the writes still queued when started again after a stop', async () => {
+    refusals = 1;
+    outbox.start();
+    outbox.send(publication(7));
+    await waitFor(() => trace.includes('odds.book.match.29.7'), { timeoutMs: 2000, what: 'the frame' });
+    await outbox.stop(undefined);
+    expect(trace.some((entry) => entry.startsWith('write'))).toBe(false);
+
+    outbox.start();
+    await waitFor(() => trace.includes('write positions 7@1'), { timeoutMs: 2000, what: 'the backlog' });
+    expect(trace.filter((entry) => entry.startsWith('write'))).toEqual([
+      'write rows 7',
+      'write positions 7@1',
+    ]);
+    outbox.send(publication(8));
+    await waitFor(() => trace.includes('write positions 8@2'), {
+      timeoutMs: 2000,
+      what: 'a later publication',
+    });
+  });
+
+  it('reports feed health only while started, as not loaded until a poll succeeds', () => {
+    expect(outbox.publishHealth()).toEqual({ last_success_at: null, full_loaded: false, poll_ms: 1000 });
+    outbox.pollSucceeded(5000);
+    expect(outbox.publishHealth()).toEqual({ last_success_at: 5000, full_loaded: true, poll_ms: 1000 });
+    void outbox.stop(undefined);
+    expect(outbox.publishHealth()).toBeUndefined();
+    outbox.start();
+    expect(outbox.publishHealth()).toEqual({ last_success_at: null, full_loaded: false, poll_ms: 1000 });
+  });
+});

@@ -1,0 +1,166 @@
+import type { Logger } from '@nestjs/common';
+import { backoffDelay } from '@app/clock';
+import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
+import type { CatalogMessage, FeedHealthMessage } from '../book/book-messages';
+import type { BookRepository, BookWrite } from '../book/book.repository';
+import { BookChangePublisher } from './book-change-publisher';
+import type { BookPublication } from './book-publication';
+import { describeError } from './describe-error';
+
+const encoder = new TextEncoder();
+
+const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
+
+/**
+ * Everything one book's ingest sends out, in the order its IngestBook
+ * changed: each publication is persisted, then published (catalog first,
+ * then the match frames once the change log gave them their positions,
+ * which are stored behind them), and the feed's health is published after
+ * every poll and, with a stored copy, once a second. Writes queue in order
+ * and are retried with backoff while PostgreSQL is away; the stream does
+ * not wait for them.
+ */
+export class BookOutbox {
+  /** Persist-then-publish steps, chained so they leave in the order the book changed. */
+  private chain: Promise<void> = Promise.resolve();
+  private readonly unpersisted: { readonly write: BookWrite; readonly written: () => void }[] = [];
+  private writeFailures = 0;
+  private draining = false;
+  private retryTimer?: NodeJS.Timeout;
+  private readonly publisher: BookChangePublisher;
+  private lastSuccessAt: number | null = null;
+  private fullLoaded = false;
+  private stopped = false;
+
+  constructor(
+    private readonly book: string,
+    private readonly pollMs: number,
+    private readonly repository: BookRepository,
+    private readonly events: NatsEventClient,
+    log: ChangeLog,
+    private readonly logger: Logger,
+  ) {
+    this.publisher = new BookChangePublisher(book, log, events, logger, () => repository.topPosition(book));
+  }
+
+  /**
+   * Also after a stop, as a fresh process would: the feed counts as not
+   * loaded until the next poll succeeds; writes still queued are taken up.
+   */
+  start(): void {
+    this.stopped = false;
+    this.lastSuccessAt = null;
+    this.fullLoaded = false;
+    this.publisher.start();
+    if (this.unpersisted.length > 0 && !this.draining && this.retryTimer === undefined) void this.drain();
+  }
+
+  /**
+   * Stops retrying failed writes and publishing health at once. The change
+   * publisher keeps going until `lastPoll` has settled, so the diffs of a
+   * poll in flight still go out; then what is queued is awaited.
+   */
+  async stop(lastPoll: Promise<void> | undefined): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    await lastPoll;
+    this.publisher.stop();
+    await this.chain;
+  }
+
+  /** NATS is back: frames waiting for the change log are retried at once. */
+  natsReconnected(): void {
+    this.publisher.wake();
+  }
+
+  /** A stored match's change-log position, read by the seed. */
+  recall(matchId: number, seq: number): void {
+    this.publisher.recall(matchId, seq);
+  }
+
+  /**
+   * Queues one publication, built while the book stood as it describes. The
+   * write is queued at once, so PostgreSQL keeps up while NATS is away.
+   */
+  send(publication: BookPublication): void {
+    const persisted = this.persist(publication.write);
+    this.chain = this.chain.then(async () => {
+      await persisted;
+      for (const message of publication.catalog) this.publishCatalog(message);
+      const positions = await this.publisher.publish(publication.frames);
+      // Awaited, so a stop waits for it: the next ingest chains prev_seq from the stored positions.
+      if (positions.length > 0) await this.persist({ ...NO_ROWS, positions });
+    });
+  }
+
+  /** A poll read the whole book successfully at `at` (epoch ms). */
+  pollSucceeded(at: number): void {
+    this.lastSuccessAt = at;
+    this.fullLoaded = true;
+  }
+
+  publishHealth(): FeedHealthMessage | undefined {
+    if (this.stopped) return undefined;
+    const health: FeedHealthMessage = {
+      last_success_at: this.lastSuccessAt,
+      full_loaded: this.fullLoaded,
+      poll_ms: this.pollMs,
+    };
+    this.events.emitFrame(DynamicSubjects.oddsHealth(this.book), encoder.encode(JSON.stringify(health)));
+    return health;
+  }
+
+  /** Also stored (best effort), so a replica starting late knows the feed's health at once. */
+  reportHealth(): void {
+    const health = this.publishHealth();
+    if (health) this.repository.writeHealth(this.book, health).catch(() => undefined);
+  }
+
+  /**
+   * Writes go in order. Resolves once this write is stored, or at once while
+   * PostgreSQL is failing: later writes then queue behind the failed one and
+   * are written by a retry with backoff, so the stream keeps flowing without
+   * waiting on it; the backlog is written once it is back.
+   */
+  private persist(write: BookWrite): Promise<void> {
+    return new Promise((written) => {
+      this.unpersisted.push({ write, written });
+      if (this.writeFailures > 0) written();
+      if (this.unpersisted.length === 1) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.unpersisted.length > 0) {
+        const next = this.unpersisted[0];
+        try {
+          await this.repository.write(this.book, next.write);
+          this.unpersisted.shift();
+          this.writeFailures = 0;
+          next.written();
+        } catch (error) {
+          for (const waiting of this.unpersisted) waiting.written();
+          if (this.stopped) return;
+          const wait = backoffDelay(this.writeFailures++);
+          this.logger.warn(
+            `Persisting the book failed (${describeError(error)}); ${this.unpersisted.length} writes wait, retrying in ${wait} ms`,
+          );
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            void this.drain();
+          }, wait);
+          return;
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private publishCatalog(message: CatalogMessage): void {
+    this.events.emitFrame(DynamicSubjects.oddsCatalog(this.book), encoder.encode(JSON.stringify(message)));
+  }
+}

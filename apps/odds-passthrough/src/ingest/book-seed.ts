@@ -1,0 +1,54 @@
+import type { Logger } from '@nestjs/common';
+import { retryUntilDone } from '@app/clock';
+import type { BookRepository } from '../book/book.repository';
+import { IngestBook, type SeedMatch } from '../book/domain';
+import { describeError } from './describe-error';
+
+export interface SeedOptions {
+  /** Told each stored match's change-log position, so its next frame names it as `prev_seq`. */
+  readonly recall: (matchId: number, seq: number) => void;
+  /** Once true, reading gives up and the book starts empty. */
+  readonly stopped: () => boolean;
+  /** The wait between attempts; a stop should cut it short. */
+  readonly wait: (ms: number) => Promise<void>;
+}
+
+/**
+ * Where one book's ingest starts from: its IngestBook seeded with the stored
+ * matches, markets, versions and selections, so a restarted ingest keeps
+ * every market_key's version growing and does not announce again what has
+ * not changed. Reading retries until PostgreSQL answers.
+ */
+export class BookSeed {
+  constructor(
+    private readonly book: string,
+    private readonly repository: BookRepository,
+    private readonly pollMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async load(options: SeedOptions): Promise<IngestBook> {
+    const seeded = await retryUntilDone(() => this.read(options.recall), {
+      stopped: options.stopped,
+      onFailure: (error, wait) =>
+        this.logger.warn(`Reading the stored book failed (${describeError(error)}); retrying in ${wait} ms`),
+      wait: options.wait,
+    });
+    return seeded ?? new IngestBook(this.book);
+  }
+
+  private async read(recall: SeedOptions['recall']): Promise<IngestBook> {
+    const stored = await this.repository.load(this.book, this.pollMs);
+    const markets = new Map<number, SeedMatch['markets'][number][]>();
+    for (const market of stored.markets) {
+      const list = markets.get(market.matchId) ?? [];
+      list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
+      markets.set(market.matchId, list);
+    }
+    const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
+      if (position) recall(info.id, position.seq);
+      return { match: info, ts, markets: markets.get(info.id) ?? [] };
+    });
+    return new IngestBook(this.book, seed);
+  }
+}

@@ -16,6 +16,7 @@ const LIBRARY_LAYERS = {
   database: ['config'],
   messaging: ['clock', 'config', 'observability'],
   health: ['clock', 'config', 'database', 'messaging', 'observability'],
+  leadership: ['clock', 'config', 'health', 'messaging', 'observability'],
   auth: ['clock', 'config', 'database', 'http-edge', 'messaging', 'observability'],
   streaming: ['clock', 'config', 'http-edge', 'observability'],
 };

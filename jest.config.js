@@ -10,6 +10,7 @@ const aliases = [
   'database',
   'health',
   'http-edge',
+  'leadership',
   'messaging',
   'observability',
   'streaming',

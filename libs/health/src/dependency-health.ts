@@ -25,6 +25,15 @@ export class DependencyHealth {
     return report.database === 'up' && report.nats === 'connected';
   }
 
+  /** Whether PostgreSQL answers a ping within a second. */
+  async databaseReachable(): Promise<boolean> {
+    try {
+      return await this.databaseUp();
+    } catch {
+      return false;
+    }
+  }
+
   private async databaseUp(): Promise<boolean> {
     const result = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
     return result.database?.status === 'up';

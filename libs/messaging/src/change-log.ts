@@ -116,6 +116,20 @@ export class ChangeLog {
     return (await manager.streams.info(this.streamName)).state.last_seq;
   }
 
+  /** The `seq` of the newest retained change of `subject`; null when the log holds none. */
+  async lastSeqOf(subject: string): Promise<number | null> {
+    const manager = await this.link.jetStreamManager();
+    try {
+      const message = await manager.streams.getMessage(this.streamName, {
+        last_by_subj: qualifySubject(this.link.subjectPrefix, subject),
+      });
+      return message.seq;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
   /**
    * Makes the next `seq` greater than `seq`. A log whose store was lost starts
    * again at 1; clients hold positions from before, and `seq` must only grow.

@@ -5,6 +5,8 @@ import {
   Events,
   type JetStreamClient,
   type JetStreamManager,
+  type KV,
+  type KvOptions,
   type MsgHdrs,
   type NatsConnection,
 } from 'nats';
@@ -64,6 +66,7 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly connectedWaiters = new Set<() => void>();
   private connection?: NatsConnection;
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
+  private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();
   private current: NatsState = 'connecting';
   private started = false;
   private stopping = false;
@@ -128,6 +131,21 @@ export class NatsLink implements OnApplicationShutdown {
       this.manager = { connection, manager };
     }
     return this.manager.manager;
+  }
+
+  /**
+   * A JetStream key-value bucket on the current connection, created with
+   * `options` when missing, bound once per connection. Its requests give up
+   * after `timeoutMs`, so a caller on a dead link learns it soon.
+   */
+  keyValue(bucket: string, options: Partial<KvOptions>, timeoutMs: number): Promise<KV> {
+    const connection = this.openConnection();
+    const bound = this.buckets.get(bucket);
+    if (bound?.connection === connection) return bound.kv;
+    const kv = connection.jetstream({ timeout: timeoutMs }).views.kv(bucket, options);
+    kv.catch(() => this.buckets.delete(bucket));
+    this.buckets.set(bucket, { connection, kv });
+    return kv;
   }
 
   /** The deployment prefix every subject of this process carries. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LeadershipModule } from '@app/leadership';
 import { LiveChangeLog } from '../live/live-change-log';
 import { CatalogChangeNotifier } from './catalog-change-notifier';
 import { CatalogPoller } from './catalog-poller.service';
@@ -18,6 +19,7 @@ import { MatchRegistry } from './match-registry';
  * LiveModule has another, for replays.
  */
 @Module({
+  imports: [LeadershipModule],
   controllers: [KitRequestsController],
   providers: [
     LivescoresClient,

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { IngestLeadership } from '@app/leadership';
 import { NatsEventClient, Subjects } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
 import type { FixturesEnv } from '../config/fixtures.env';
@@ -9,6 +10,7 @@ import { CatalogStore } from './catalog-store';
 import { KitResolver } from './kit-resolver.service';
 import { LiveFeed } from './live-feed';
 import { LiveIngestService } from './live-ingest.service';
+import { FIXTURES_INGEST_LEASE } from './fixtures-ingest-lease';
 import { describeFault, LivescoresClient } from './livescores-client';
 import { MatchRegistry } from './match-registry';
 
@@ -16,8 +18,9 @@ import { MatchRegistry } from './match-registry';
 const FEED_HEALTH_EVERY_MS = 1_000;
 
 /**
- * Runs the ingest side in ROLE `ingest` or `all`: the catalog poll loop, the
- * live feed and kit resolution. In ROLE `api` it stays idle.
+ * Runs the ingest side in ROLE `ingest` or `all` while this process holds
+ * the fixtures ingest lease: the catalog poll loop, the live feed and kit
+ * resolution. A standby process runs none of them until it takes over.
  */
 @Injectable()
 export class IngestService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +29,9 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
   private pollTimer?: NodeJS.Timeout;
   private healthTimer?: NodeJS.Timeout;
   private faultyPolls = 0;
-  private stopped = false;
+  private active = false;
+  /** Grows with every activation, so a poll loop of an earlier term ends instead of running twice. */
+  private term = 0;
   private polls = 0;
 
   constructor(
@@ -40,6 +45,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly changes: CatalogChangeNotifier,
     private readonly upstream: UpstreamMonitor,
     private readonly events: NatsEventClient,
+    private readonly leadership: IngestLeadership,
   ) {}
 
   /** Completed catalog polls, clean or not (tests wait on it). */
@@ -47,36 +53,56 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
     return this.polls;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
+    this.upstream.watchFeed('livescores-live', () => this.feed?.connected ?? false);
+    this.upstream.watchFeed('livescores-catalog', () => this.polls > 0 && this.faultyPolls === 0);
+    this.leadership.lead(FIXTURES_INGEST_LEASE, ['livescores-live', 'livescores-catalog'], {
+      activate: () => this.activate(),
+      deactivate: () => this.deactivate(),
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.deactivate();
+  }
+
+  /** Starts from what is stored, then from the provider: the live feed resends every live match on connect. */
+  private async activate(): Promise<void> {
+    const term = ++this.term;
+    this.active = true;
+    this.faultyPolls = 0;
     try {
       await this.registry.reload();
     } catch (error) {
       this.logger.warn(`Could not read the stored catalog yet: ${describeFault(error)}`);
     }
+    if (term !== this.term) return;
     this.feed = new LiveFeed(this.client.liveUrl, {
       onConnected: () => this.live.resetSequences(),
       onEnvelope: (envelope) => this.live.receive(envelope),
     });
     this.feed.start();
-    this.upstream.watchFeed('livescores-live', () => this.feed?.connected ?? false);
-    this.upstream.watchFeed('livescores-catalog', () => this.polls > 0 && this.faultyPolls === 0);
     this.healthTimer = setInterval(() => {
       const healthy = this.feed?.healthy(Date.now()) ?? false;
       void this.events.emitEvent(Subjects.fixturesFeedHealth, { healthy });
     }, FEED_HEALTH_EVERY_MS);
     this.healthTimer.unref();
-    void this.pollLoop();
+    void this.pollLoop(term);
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  /** Stops reading and forgets what the next holder will change, so a later term starts from storage. */
+  private deactivate(): void {
+    this.active = false;
+    this.term++;
     clearTimeout(this.pollTimer);
     clearInterval(this.healthTimer);
     this.feed?.stop();
+    this.feed = undefined;
+    this.live.forget();
   }
 
-  private async pollLoop(): Promise<void> {
-    if (this.stopped) return;
+  private async pollLoop(term: number): Promise<void> {
+    if (term !== this.term) return;
     const started = performance.now();
     const { faults } = await this.poller.pollOnce();
     this.upstream.recordPoll('livescores-catalog', (performance.now() - started) / 1000, faults.length === 0);
@@ -91,10 +117,10 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
       this.logger.warn(`After the catalog poll: ${describeFault(error)}`);
     }
     this.polls++;
-    if (this.stopped) return;
+    if (term !== this.term) return;
     const interval = this.config.get('FIXTURES_CATALOG_POLL_MS', { infer: true });
     this.pollTimer = setTimeout(
-      () => void this.pollLoop(),
+      () => void this.pollLoop(term),
       CatalogPoller.nextDelay(interval, this.faultyPolls),
     );
     this.pollTimer.unref();
@@ -102,7 +128,7 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** An api replica met teams without a kit; an ingest resolves them in the background. */
   onKitsWanted(event: unknown): void {
-    if (this.stopped) return;
+    if (!this.active) return;
     const teamIds = (event as { teamIds?: unknown } | null)?.teamIds;
     if (!Array.isArray(teamIds)) return;
     const ids = teamIds.filter((id): id is string => typeof id === 'string').slice(0, 1000);

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { backoffDelay, retryUntilDone, WakeablePauses } from '@app/clock';
+import { IngestLeadership } from '@app/leadership';
 import {
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
@@ -10,6 +11,7 @@ import {
   positionHeaders,
 } from '@app/messaging';
 import { LiveChangeLog } from '../live/live-change-log';
+import { FIXTURES_INGEST_LEASE } from './fixtures-ingest-lease';
 import { describeFault } from './livescores-client';
 import { type LiveWrite, LiveWriter } from './live-writer';
 
@@ -38,17 +40,25 @@ interface MatchSlot {
  * the newest state is stored at once without a position and retried: soon,
  * and at once when the connection comes back (stream clients expect the next
  * change within a second of NATS answering again).
+ *
+ * Only the holder of the ingest lease appends: the check runs right before
+ * every append, so a deposed process stops before its successor starts.
  */
 @Injectable()
 export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LiveChangePublisher.name);
   private readonly slots = new Map<number, MatchSlot>();
+  /** Each match's newest `seq` appended by this term, or read from the log. */
   private readonly lastSeq = new Map<number, number>();
+  /** Each match's stored position, used when the log holds nothing of it (its store was lost). */
+  private readonly recalled = new Map<number, number>();
   private ready?: Promise<void>;
   private ensuring?: Promise<void>;
   /** Retry waits, cut short when NATS reconnects or the process stops. */
   private readonly pauses = new WakeablePauses();
   private failing = false;
+  /** Grows with every `forget`: an append that completes after it must not bring its position back. */
+  private generation = 0;
   private detachReconnect?: () => void;
   private stopped = false;
 
@@ -58,6 +68,7 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
     private readonly events: NatsEventClient,
     private readonly writer: LiveWriter,
     private readonly nats: NatsLink,
+    private readonly leadership: IngestLeadership,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -77,7 +88,18 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
 
   /** The position the match's stored state had when this process first read it. */
   recall(matchId: number, changeSeq: number | null): void {
-    if (changeSeq !== null && !this.lastSeq.has(matchId)) this.lastSeq.set(matchId, changeSeq);
+    if (changeSeq !== null && !this.recalled.has(matchId)) this.recalled.set(matchId, changeSeq);
+  }
+
+  /**
+   * Drops what waits and every known position: another process publishes
+   * now, and positions are read again from the log when this one takes over.
+   */
+  forget(): void {
+    this.generation++;
+    for (const slot of this.slots.values()) slot.pending = undefined;
+    this.lastSeq.clear();
+    this.recalled.clear();
   }
 
   /** Publishes and stores a visible match's state; `frameData` is the frame's `data` JSON. */
@@ -137,19 +159,26 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async append(matchId: number, change: PendingChange): Promise<void> {
-    const prevSeq = this.lastSeq.get(matchId) ?? null;
-    const seq = await this.log.append(
-      DynamicSubjects.fixturesLog(change.sportId, matchId),
-      change.frameData,
-      prevSeq,
-    );
-    this.lastSeq.set(matchId, seq);
+    const generation = this.generation;
+    const subject = DynamicSubjects.fixturesLog(change.sportId, matchId);
+    const prevSeq = this.lastSeq.get(matchId) ?? (await this.previousInLog(matchId, subject));
+    if (!this.leadership.holds(FIXTURES_INGEST_LEASE) || generation !== this.generation) return;
+    const seq = await this.log.append(subject, change.frameData, prevSeq);
+    if (generation === this.generation) this.lastSeq.set(matchId, seq);
     this.events.emitFrame(
       DynamicSubjects.fixturesLive(change.sportId, matchId),
       change.frameData,
       positionHeaders({ seq, prevSeq }),
     );
     this.writer.write(matchId, { ...change.write, changeSeq: seq, prevChangeSeq: prevSeq });
+  }
+
+  /**
+   * The match's newest change in the log, which a process that died before
+   * storing its last position still appended, else the stored position.
+   */
+  private async previousInLog(matchId: number, subject: string): Promise<number | null> {
+    return (await this.log.lastSeqOf(subject)) ?? this.recalled.get(matchId) ?? null;
   }
 
   /** One check of the stream for every match that failed at once. */

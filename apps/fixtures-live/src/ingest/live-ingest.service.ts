@@ -53,6 +53,19 @@ export class LiveIngestService {
     this.lastSeq.clear();
   }
 
+  /**
+   * Forgets every match's memory and what waits to be published: while
+   * another process holds the lease it moves on, and a later term reads the
+   * stored state again.
+   */
+  forget(): void {
+    this.lastSeq.clear();
+    this.unknown.clear();
+    this.memories.clear();
+    this.loading.clear();
+    this.publisher.forget();
+  }
+
   receive(envelope: UpstreamLiveEnvelope): void {
     const last = this.lastSeq.get(envelope.stat_id);
     if (last !== undefined && envelope.seq <= last) return;
@@ -99,13 +112,15 @@ export class LiveIngestService {
   /** Reads what was stored for the match before this process saw it, retrying while PostgreSQL is away. */
   private async load(match: KnownMatch): Promise<void> {
     const memory = await retryUntilDone(() => this.reads.run(() => this.readMemory(match.id)), {
+      // Forgotten while reading: another process leads now.
+      stopped: () => !this.loading.has(match.id),
       onFailure: (error, delay) =>
         this.logger.warn(
           `Reading match ${match.id} failed (${describeFault(error)}); retrying in ${delay} ms`,
         ),
     });
-    if (!memory) return;
-    const backlog = this.loading.get(match.id) ?? [];
+    const backlog = this.loading.get(match.id);
+    if (!memory || !backlog) return;
     this.loading.delete(match.id);
     this.memories.set(match.id, memory);
     for (const envelope of backlog) {

@@ -123,7 +123,8 @@ export class IngestLease {
   }
 
   private async tryAcquire(): Promise<void> {
-    if (await this.probes.databaseReachable()) await this.quietly(this.store.advertise(this.key, this.holderId));
+    if (await this.probes.databaseReachable())
+      await this.quietly(this.store.advertise(this.key, this.holderId));
     if (!this.running) return;
     const sentAt = performance.now();
     try {

@@ -57,6 +57,8 @@ export class IngestLease {
   private renewedAt = Number.NEGATIVE_INFINITY;
   private databaseFailures = 0;
   private timer?: NodeJS.Timeout;
+  /** The holder's PostgreSQL probe runs on its own timer: a slow probe must never delay a renewal. */
+  private probeTimer?: NodeJS.Timeout;
   private fenceTimer?: NodeJS.Timeout;
   private transitions: Promise<void> = Promise.resolve();
   private running = false;
@@ -97,6 +99,7 @@ export class IngestLease {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    clearTimeout(this.probeTimer);
     const wasActive = this.role === 'active';
     if (wasActive) this.fence('this process is stopping');
     await this.transitions;
@@ -114,7 +117,7 @@ export class IngestLease {
 
   private async tick(): Promise<void> {
     if (this.role === 'active') {
-      await Promise.all([this.renew(), this.checkDatabase()]);
+      await this.renew();
       this.schedule(this.timings.renewEveryMs);
     } else {
       await this.tryAcquire();
@@ -140,6 +143,7 @@ export class IngestLease {
       this.lastFault = '';
       this.logger.log(`Ingest ${this.key}: active (epoch ${revision})`);
       this.enqueue(() => this.holder.activate(revision));
+      this.scheduleProbe();
     } catch (error) {
       if (!(error instanceof LeaseTaken)) this.fault(error);
     }
@@ -157,6 +161,16 @@ export class IngestLease {
       if (error instanceof LeaseTaken) this.fence('another process holds the lease');
       else this.fault(error);
     }
+  }
+
+  private scheduleProbe(): void {
+    const epoch = this.currentEpoch;
+    this.probeTimer = setTimeout(() => {
+      void this.checkDatabase().then(() => {
+        if (this.running && this.role === 'active' && this.currentEpoch === epoch) this.scheduleProbe();
+      });
+    }, this.timings.renewEveryMs);
+    this.probeTimer.unref();
   }
 
   /** A holder cut from PostgreSQL keeps publishing only while no standby could do better. */

@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
 import { BookReadPort } from '../../apps/odds-passthrough/src/book/book-read-port';
-import { IngestService } from '../../apps/odds-passthrough/src/ingest/ingest.service';
 import { aMatchup, aMoneyline, aSpread, aTotal } from './sportsbook-factory';
 import { bootOdds, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
@@ -363,23 +362,5 @@ describe('odds ingest', () => {
       'a change after the restart',
     );
     expect(market(changed, 'Match - Money Line')[0].version).toBeGreaterThan(oldVersion);
-  });
-
-  it('polls and publishes again when its ingest is stopped and started in the same process', async () => {
-    const ingest = app.get(IngestService);
-    const replica = app.get(BookReadPort);
-    const before = market(await odds(MATCH), 'Match - Money Line');
-    await ingest.beforeApplicationShutdown();
-    const polls = book.requests.length;
-    ingest.onApplicationBootstrap();
-    await waitFor(() => book.requests.length > polls, { timeoutMs: 5000, what: 'polls after the start' });
-    moveHomePrice(205);
-    const changed = await oddsWhen(
-      MATCH,
-      (o) => market(o, 'Match - Money Line').some((s) => s.price === 205),
-      'a change after the second start',
-    );
-    expect(market(changed, 'Match - Money Line')[0].version).toBeGreaterThan(before[0].version);
-    await waitFor(() => replica.feedHealthy('book'), { timeoutMs: 5000, what: 'a healthy feed' });
   });
 });

@@ -61,6 +61,8 @@ export class IngestLease {
   private probeTimer?: NodeJS.Timeout;
   private fenceTimer?: NodeJS.Timeout;
   private transitions: Promise<void> = Promise.resolve();
+  /** The tick under way: a stop waits for it, so a renewal landing late cannot outlive the release. */
+  private ticking: Promise<void> = Promise.resolve();
   private running = false;
   private lastFault = '';
 
@@ -100,6 +102,7 @@ export class IngestLease {
     this.running = false;
     clearTimeout(this.timer);
     clearTimeout(this.probeTimer);
+    await this.ticking;
     const wasActive = this.role === 'active';
     if (wasActive) this.fence('this process is stopping');
     await this.transitions;
@@ -111,7 +114,9 @@ export class IngestLease {
 
   private schedule(delayMs: number): void {
     if (!this.running) return;
-    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, delayMs);
     this.timer.unref();
   }
 

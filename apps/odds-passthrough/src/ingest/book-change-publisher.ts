@@ -35,9 +35,18 @@ const encoder = new TextEncoder();
  * before it (`prev_seq`). While NATS cannot take them, the poll's frames wait
  * and are retried, soon and at once when the connection returns; later polls
  * queue behind (the book's BookOutbox), so order holds.
+ *
+ * Only the holder of the book's ingest lease appends (`mayPublish`, checked
+ * before every round). A match's `prev_seq` is what this term appended last,
+ * else the newest change of the match in the log (a process that died
+ * between appending and storing the position still appended it), else its
+ * stored position (a log that lost its store).
  */
 export class BookChangePublisher {
+  /** Each match's newest `seq` appended in this term (since `start`). */
   private readonly lastSeq = new Map<number, number>();
+  /** Each match's stored position, as the seed read it. */
+  private readonly recalled = new Map<number, number>();
   private readonly run = randomUUID();
   private counter = 0;
   private ready?: Promise<void>;
@@ -54,11 +63,18 @@ export class BookChangePublisher {
     private readonly logger: Logger,
     /** The newest position stored for the book, so a log that lost its store is raised above it. */
     private readonly storedTop: () => Promise<number>,
+    /** False once this process may no longer hold the book's ingest lease. */
+    private readonly mayPublish: () => boolean,
   ) {}
 
-  /** Also after a stop: publishing resumes with the positions it last knew. */
+  /**
+   * Also after a stop, as a new term: another process may have appended
+   * meanwhile, so every match's position is read again.
+   */
   start(): void {
     this.stopped = false;
+    this.lastSeq.clear();
+    this.recalled.clear();
     this.ready = this.prepare();
   }
 
@@ -72,13 +88,9 @@ export class BookChangePublisher {
     this.pauses.wakeAll();
   }
 
-  /**
-   * The position of a match's stored state, read when the ingest starts. On
-   * a start after a stop the newer of the stored and the known one holds.
-   */
+  /** The position of a match's stored state, read when the ingest starts. */
   recall(matchId: number, seq: number): void {
-    const known = this.lastSeq.get(matchId);
-    if (known === undefined || known < seq) this.lastSeq.set(matchId, seq);
+    this.recalled.set(matchId, seq);
   }
 
   /** Appends and publishes one poll's frames; resolves with their positions once all went out (or on stop). */
@@ -89,7 +101,7 @@ export class BookChangePublisher {
       id: `${this.run}:${++this.counter}`,
     }));
     const positions: MatchPosition[] = [];
-    for (let attempt = 0; pending.length > 0 && !this.stopped;) {
+    for (let attempt = 0; pending.length > 0 && !this.stopped && this.mayPublish();) {
       await this.ready?.catch(() => undefined);
       pending = await this.appendRounds(pending, positions);
       if (pending.length === 0) break;
@@ -119,15 +131,14 @@ export class BookChangePublisher {
           round.push(frame);
         }
       }
+      if (!this.mayPublish()) return [];
       const results = await Promise.allSettled(
-        round.map((frame) =>
-          this.log.append(
-            DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId),
-            frame.bytes,
-            this.lastSeq.get(frame.matchId) ?? null,
-            frame.id,
-          ),
-        ),
+        round.map(async (frame) => {
+          const subject = DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId);
+          const prevSeq = await this.previous(frame.matchId, subject);
+          if (!this.mayPublish()) throw new Error('the ingest lease was lost');
+          return { prevSeq, seq: await this.log.append(subject, frame.bytes, prevSeq, frame.id) };
+        }),
       );
       const failed: PendingFrame[] = [];
       results.forEach((result, index) => {
@@ -137,7 +148,7 @@ export class BookChangePublisher {
           this.reportFailure(result.reason);
           return;
         }
-        const position = { seq: result.value, prevSeq: this.lastSeq.get(frame.matchId) ?? null };
+        const position = result.value;
         this.lastSeq.set(frame.matchId, position.seq);
         this.events.emitFrame(
           DynamicSubjects.oddsMatch(this.book, frame.sportId, frame.matchId),
@@ -154,6 +165,12 @@ export class BookChangePublisher {
       queue = later;
     }
     return [];
+  }
+
+  private async previous(matchId: number, subject: string): Promise<number | null> {
+    const known = this.lastSeq.get(matchId);
+    if (known !== undefined) return known;
+    return (await this.log.lastSeqOf(subject)) ?? this.recalled.get(matchId) ?? null;
   }
 
   private reportFailure(error: unknown): void {

@@ -25,7 +25,8 @@ export class BookOutbox {
   private chain: Promise<void> = Promise.resolve();
   private readonly unpersisted: { readonly write: BookWrite; readonly written: () => void }[] = [];
   private writeFailures = 0;
-  private draining = false;
+  /** Grows with every start: a write still in flight from an earlier term leaves the queue alone. */
+  private term = 0;
   private retryTimer?: NodeJS.Timeout;
   private readonly publisher: BookChangePublisher;
   private lastSuccessAt: number | null = null;
@@ -39,20 +40,33 @@ export class BookOutbox {
     private readonly events: NatsEventClient,
     log: ChangeLog,
     private readonly logger: Logger,
+    /** False once this process may no longer hold the book's ingest lease. */
+    private readonly mayPublish: () => boolean,
   ) {
-    this.publisher = new BookChangePublisher(book, log, events, logger, () => repository.topPosition(book));
+    this.publisher = new BookChangePublisher(
+      book,
+      log,
+      events,
+      logger,
+      () => repository.topPosition(book),
+      mayPublish,
+    );
   }
 
   /**
    * Also after a stop, as a fresh process would: the feed counts as not
-   * loaded until the next poll succeeds; writes still queued are taken up.
+   * loaded until the next poll succeeds. Writes still queued are dropped:
+   * another ingest may have stored newer state meanwhile, and this one
+   * loads the book in full again.
    */
   start(): void {
     this.stopped = false;
     this.lastSuccessAt = null;
     this.fullLoaded = false;
+    this.term++;
+    for (const waiting of this.unpersisted.splice(0)) waiting.written();
+    this.writeFailures = 0;
     this.publisher.start();
-    if (this.unpersisted.length > 0 && !this.draining && this.retryTimer === undefined) void this.drain();
   }
 
   /**
@@ -101,7 +115,7 @@ export class BookOutbox {
   }
 
   publishHealth(): FeedHealthMessage | undefined {
-    if (this.stopped) return undefined;
+    if (this.stopped || !this.mayPublish()) return undefined;
     const health: FeedHealthMessage = {
       last_success_at: this.lastSuccessAt,
       full_loaded: this.fullLoaded,
@@ -132,35 +146,34 @@ export class BookOutbox {
   }
 
   private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.unpersisted.length > 0) {
-        const next = this.unpersisted[0];
-        try {
-          await this.repository.write(this.book, next.write);
-          this.unpersisted.shift();
-          this.writeFailures = 0;
-          next.written();
-        } catch (error) {
-          for (const waiting of this.unpersisted) waiting.written();
-          if (this.stopped) return;
-          const wait = backoffDelay(this.writeFailures++);
-          this.logger.warn(
-            `Persisting the book failed (${describeError(error)}); ${this.unpersisted.length} writes wait, retrying in ${wait} ms`,
-          );
-          this.retryTimer = setTimeout(() => {
-            this.retryTimer = undefined;
-            void this.drain();
-          }, wait);
-          return;
-        }
+    const term = this.term;
+    while (this.unpersisted.length > 0) {
+      const next = this.unpersisted[0];
+      try {
+        await this.repository.write(this.book, next.write);
+        if (term !== this.term) return;
+        this.unpersisted.shift();
+        this.writeFailures = 0;
+        next.written();
+      } catch (error) {
+        if (term !== this.term) return;
+        for (const waiting of this.unpersisted) waiting.written();
+        if (this.stopped) return;
+        const wait = backoffDelay(this.writeFailures++);
+        this.logger.warn(
+          `Persisting the book failed (${describeError(error)}); ${this.unpersisted.length} writes wait, retrying in ${wait} ms`,
+        );
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          void this.drain();
+        }, wait);
+        return;
       }
-    } finally {
-      this.draining = false;
     }
   }
 
   private publishCatalog(message: CatalogMessage): void {
+    if (!this.mayPublish()) return;
     this.events.emitFrame(DynamicSubjects.oddsCatalog(this.book), encoder.encode(JSON.stringify(message)));
   }
 }

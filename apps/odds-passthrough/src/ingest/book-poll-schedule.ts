@@ -79,10 +79,19 @@ export class BookPollSchedule {
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
     log: ChangeLog,
+    mayPublish: () => boolean,
   ) {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
-    this.outbox = new BookOutbox(source.name, settings.pollMs, repository, events, log, this.logger);
+    this.outbox = new BookOutbox(
+      source.name,
+      settings.pollMs,
+      repository,
+      events,
+      log,
+      this.logger,
+      mayPublish,
+    );
     this.seed = new BookSeed(source.name, repository, settings.pollMs, this.logger);
   }
 

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '@app/clock';
+import { IngestLeadership } from '@app/leadership';
 import { NatsEventClient, NatsLink } from '@app/messaging';
 import { UpstreamMonitor } from '@app/observability';
 import { BookChangeLogs } from '../book/book-change-logs';
@@ -14,10 +15,19 @@ import { BookRepository } from '../book/book.repository';
 import type { OddsEnv } from '../config/odds.env';
 import { BookPollSchedule } from './book-poll-schedule';
 
-/** One poll schedule per configured book, started once the application is up. */
+/** The lease of one book's ingest: per sportsbook, so books may be led by different processes. */
+export function bookLeaseKey(book: string): string {
+  return `odds-passthrough.${book}`;
+}
+
+/**
+ * One poll schedule per configured book, running while this process holds
+ * that book's ingest lease; a standby process polls nothing until it takes
+ * the lease over (the schedule then seeds from storage as at a start).
+ */
 @Injectable()
 export class IngestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly pollers: BookPollSchedule[];
+  private readonly pollers: { readonly book: string; readonly schedule: BookPollSchedule }[];
   private detachReconnect?: () => void;
 
   constructor(
@@ -29,27 +39,42 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     upstream: UpstreamMonitor,
     logs: BookChangeLogs,
     private readonly nats: NatsLink,
+    private readonly leadership: IngestLeadership,
   ) {
     const settings = {
       pollMs: config.get('BOOK_POLL_MS', { infer: true }),
       relistMs: config.get('BOOK_RELIST_MS', { infer: true }),
       timeoutMs: config.get('BOOK_TIMEOUT_MS', { infer: true }),
     };
-    this.pollers = sources.map(
-      (source) =>
-        new BookPollSchedule(source, settings, repository, events, clock, upstream, logs.of(source.name)),
-    );
+    this.pollers = sources.map((source) => ({
+      book: source.name,
+      schedule: new BookPollSchedule(
+        source,
+        settings,
+        repository,
+        events,
+        clock,
+        upstream,
+        logs.of(source.name),
+        () => leadership.holds(bookLeaseKey(source.name)),
+      ),
+    }));
   }
 
   onApplicationBootstrap(): void {
-    for (const poller of this.pollers) poller.start();
+    for (const { book, schedule } of this.pollers) {
+      this.leadership.lead(bookLeaseKey(book), [book], {
+        activate: () => schedule.start(),
+        deactivate: () => schedule.stop(),
+      });
+    }
     this.detachReconnect = this.nats.onReconnect(() => {
-      for (const poller of this.pollers) poller.natsReconnected();
+      for (const { schedule } of this.pollers) schedule.natsReconnected();
     });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** The leases stop the schedules they hold and hand over (IngestLeadership). */
+  beforeApplicationShutdown(): void {
     this.detachReconnect?.();
-    await Promise.all(this.pollers.map((poller) => poller.stop()));
   }
 }

@@ -25,17 +25,17 @@ export class DependencyHealth {
     return report.database === 'up' && report.nats === 'connected';
   }
 
-  /** Whether PostgreSQL answers a ping within a second. */
-  async databaseReachable(): Promise<boolean> {
+  /** Whether PostgreSQL answers a ping within `timeoutMs`. */
+  async databaseReachable(timeoutMs = DATABASE_PING_TIMEOUT_MS): Promise<boolean> {
     try {
-      return await this.databaseUp();
+      return await this.databaseUp(timeoutMs);
     } catch {
       return false;
     }
   }
 
-  private async databaseUp(): Promise<boolean> {
-    const result = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
+  private async databaseUp(timeoutMs = DATABASE_PING_TIMEOUT_MS): Promise<boolean> {
+    const result = await this.database.pingCheck('database', { timeout: timeoutMs });
     return result.database?.status === 'up';
   }
 }

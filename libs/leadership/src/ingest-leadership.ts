@@ -7,6 +7,12 @@ import { Metrics } from '@app/observability';
 import { IngestLease, LEASE_TIMINGS, type LeaseHolder, type LeaseRole } from './ingest-lease';
 import { LeaseStore } from './lease-store';
 
+/**
+ * A lease's PostgreSQL probe gives up sooner than the health endpoint's: two
+ * failed probes start a hand-over, which must complete well within 5 s.
+ */
+const LEASE_PROBE_TIMEOUT_MS = 500;
+
 interface Claim {
   readonly lease: IngestLease;
   /** The `feed` labels this lease's work reports under (as `feed_healthy` does). */
@@ -48,7 +54,7 @@ export class IngestLeadership implements BeforeApplicationShutdown {
   /** Competes for `key` from now on, running `holder` while this process holds it. */
   lead(key: string, feeds: readonly string[], holder: LeaseHolder): IngestLease {
     const lease = new IngestLease(this.store, key, this.holderId, holder, {
-      databaseReachable: () => this.dependencies.databaseReachable(),
+      databaseReachable: () => this.dependencies.databaseReachable(LEASE_PROBE_TIMEOUT_MS),
     });
     this.claims.set(key, { lease, feeds });
     lease.start();

@@ -16,6 +16,8 @@ export interface LeaseTimings {
   readonly standbyEveryMs: number;
   /** Consecutive failed database probes after which a holder hands over to a healthier standby. */
   readonly databaseFailuresToResign: number;
+  /** A holder confirms a failed probe sooner than it probes normally, so a hand-over is not late. */
+  readonly reprobeAfterFailureMs: number;
 }
 
 export const LEASE_TIMINGS: LeaseTimings = {
@@ -24,6 +26,7 @@ export const LEASE_TIMINGS: LeaseTimings = {
   fenceAfterMs: 1_500,
   standbyEveryMs: 250,
   databaseFailuresToResign: 2,
+  reprobeAfterFailureMs: 150,
 };
 
 /** What a lease drives: the ingest work of one feed, started and stopped with leadership. */
@@ -133,6 +136,8 @@ export class IngestLease {
   private async tryAcquire(): Promise<void> {
     if (await this.probes.databaseReachable())
       await this.quietly(this.store.advertise(this.key, this.holderId));
+    // Without PostgreSQL, leave a free lease to a standby that reaches it; take it only if none does.
+    else if (await this.hasHealthierCandidate()) return;
     if (!this.running) return;
     const sentAt = performance.now();
     try {
@@ -170,11 +175,14 @@ export class IngestLease {
 
   private scheduleProbe(): void {
     const epoch = this.currentEpoch;
+    const confirming =
+      this.databaseFailures > 0 && this.databaseFailures < this.timings.databaseFailuresToResign;
+    const delay = confirming ? this.timings.reprobeAfterFailureMs : this.timings.renewEveryMs;
     this.probeTimer = setTimeout(() => {
       void this.checkDatabase().then(() => {
         if (this.running && this.role === 'active' && this.currentEpoch === epoch) this.scheduleProbe();
       });
-    }, this.timings.renewEveryMs);
+    }, delay);
     this.probeTimer.unref();
   }
 
@@ -186,17 +194,21 @@ export class IngestLease {
     }
     this.databaseFailures++;
     if (this.databaseFailures < this.timings.databaseFailuresToResign || this.role !== 'active') return;
-    let standbyReady = false;
-    try {
-      standbyReady = await this.store.hasCandidate(this.key, this.holderId);
-    } catch (error) {
-      this.fault(error);
-    }
-    if (!standbyReady || this.role !== 'active') return;
+    if (!(await this.hasHealthierCandidate()) || this.role !== 'active') return;
     const revision = this.revision;
     this.fence('PostgreSQL is out of reach and a standby reaches it');
     await this.transitions;
     await this.quietly(this.store.release(this.key, revision));
+  }
+
+  /** Whether another process advertised lately that it reaches PostgreSQL. */
+  private async hasHealthierCandidate(): Promise<boolean> {
+    try {
+      return await this.store.hasCandidate(this.key, this.holderId);
+    } catch (error) {
+      this.fault(error);
+      return false;
+    }
   }
 
   private renewed(sentAt: number): void {

@@ -1,19 +1,16 @@
-import { Client } from 'pg';
 import { testCatalog } from '../fixtures-live/catalog-factory';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { type ServiceProcess, startService } from '../support/service-process';
-import { waitFor } from '../support/wait-for';
+import { storedId } from '../support/stored-id';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { type Frame, StreamClient } from '../streams/support/stream-client';
 import {
   expectPositionsKept,
   expectResumeFillsGaps,
   type FailoverRun,
-  rejoinAfter,
-  repeatLoss,
-  replaceAfter,
+  itTakesOver,
 } from './support/failover-run';
-import { type GapSummary, IngestCluster, ingestActive } from './support/ingest-cluster';
+import { type GapSummary, IngestCluster } from './support/ingest-cluster';
 
 /**
  * Two fixtures-live ingests and one api replica on real PostgreSQL and NATS,
@@ -56,7 +53,12 @@ describe('fixtures-live ingest failover', () => {
     await cluster.leader(10_000);
     await cluster.add();
     api = await startService('fixtures-live', '/v1/health/ready', { ...env, ROLE: 'api' });
-    matchId = await storedMatchId(stack.env.DATABASE_URL, catalog.ids.arsChe.id);
+    matchId = await storedId(
+      stack.env.DATABASE_URL,
+      'SELECT id FROM fixtures.matches WHERE provider_id = $1',
+      [catalog.ids.arsChe.id],
+      'the catalog to be stored',
+    );
     const key = await stack.issueKey({ sports: 'soccer', scopes: 'live_scores_statistics' });
     const client = await StreamClient.open(`${api.url.replace('http', 'ws')}/v1/stream?key=${key}`);
     client.send({ action: 'subscribe', match_id: matchId });
@@ -87,34 +89,7 @@ describe('fixtures-live ingest failover', () => {
     process.stdout.write(`fixtures-failover ${JSON.stringify(summaries)}\n`);
   }, 60_000);
 
-  it('kill -9 of the leader: the standby takes over within 5 s', async () => {
-    await repeatLoss(run, 'kill -9', (leader) => cluster.end(leader, 'SIGKILL'), replaceAfter(cluster));
-  }, 180_000);
-
-  it('SIGTERM of the leader: it hands over at once', async () => {
-    await repeatLoss(run, 'SIGTERM', (leader) => cluster.end(leader, 'SIGTERM'), replaceAfter(cluster));
-  }, 180_000);
-
-  it('a leader cut from PostgreSQL is deposed and fenced while a standby reaches it', async () => {
-    await repeatLoss(
-      run,
-      'PostgreSQL partition',
-      (leader) => leader.database.cut(),
-      rejoinAfter(cluster, async (old) => {
-        expect(await ingestActive(old, 'livescores-live')).toBe(0);
-        await old.database.restore();
-      }),
-    );
-  }, 180_000);
-
-  it('a leader cut from NATS fences itself and the standby takes over', async () => {
-    await repeatLoss(
-      run,
-      'NATS partition',
-      (leader) => leader.nats.cut(),
-      rejoinAfter(cluster, (old) => old.nats.restore()),
-    );
-  }, 180_000);
+  itTakesOver(() => run, 'livescores-live');
 
   it('kept seq growing, one content per seq, and a resume fills every gap a death left', async () => {
     const live = expectPositionsKept(run.client, isScore);
@@ -129,25 +104,3 @@ describe('fixtures-live ingest failover', () => {
     }
   });
 });
-
-async function storedMatchId(databaseUrl: string, providerId: string): Promise<number> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    let id = 0;
-    await waitFor(
-      async () => {
-        const rows = await db.query<{ id: number }>(
-          'SELECT id FROM fixtures.matches WHERE provider_id = $1',
-          [providerId],
-        );
-        id = rows.rows[0]?.id ?? 0;
-        return id > 0;
-      },
-      { timeoutMs: 20_000, what: 'the catalog to be stored' },
-    );
-    return id;
-  } finally {
-    await db.end();
-  }
-}

@@ -1,18 +1,15 @@
 import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { type ServiceProcess, startService } from '../support/service-process';
-import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { type Frame, StreamClient } from '../streams/support/stream-client';
 import {
   expectPositionsKept,
   expectResumeFillsGaps,
   type FailoverRun,
-  rejoinAfter,
-  repeatLoss,
-  replaceAfter,
+  itTakesOver,
 } from './support/failover-run';
-import { type GapSummary, IngestCluster, ingestActive } from './support/ingest-cluster';
+import { type GapSummary, IngestCluster } from './support/ingest-cluster';
 
 interface Selection {
   market_key: string;
@@ -50,15 +47,7 @@ describe('odds-passthrough ingest failover', () => {
 
   async function subscriber(): Promise<StreamClient> {
     const client = await StreamClient.open(`${api.url.replace('http', 'ws')}/v1/book/data?key=${key}`);
-    // Until the api replica has loaded the book, the match is unknown: ask until a snapshot comes.
-    await waitFor(
-      () => {
-        if (client.frames.some(isPrice)) return true;
-        client.send({ action: 'subscribe', match: MATCH });
-        return false;
-      },
-      { timeoutMs: 20_000, intervalMs: 250, what: 'a snapshot of the match' },
-    );
+    await client.sendUntil({ action: 'subscribe', match: MATCH }, isPrice, 'a snapshot of the match');
     return client;
   }
 
@@ -104,34 +93,7 @@ describe('odds-passthrough ingest failover', () => {
     process.stdout.write(`odds-failover ${JSON.stringify(summaries)}\n`);
   }, 60_000);
 
-  it('kill -9 of the leader: the standby takes over within 5 s', async () => {
-    await repeatLoss(run, 'kill -9', (leader) => cluster.end(leader, 'SIGKILL'), replaceAfter(cluster));
-  }, 180_000);
-
-  it('SIGTERM of the leader: it hands over at once', async () => {
-    await repeatLoss(run, 'SIGTERM', (leader) => cluster.end(leader, 'SIGTERM'), replaceAfter(cluster));
-  }, 180_000);
-
-  it('a leader cut from PostgreSQL is deposed and fenced while a standby reaches it', async () => {
-    await repeatLoss(
-      run,
-      'PostgreSQL partition',
-      (leader) => leader.database.cut(),
-      rejoinAfter(cluster, async (old) => {
-        expect(await ingestActive(old, 'book')).toBe(0);
-        await old.database.restore();
-      }),
-    );
-  }, 180_000);
-
-  it('a leader cut from NATS fences itself and the standby takes over', async () => {
-    await repeatLoss(
-      run,
-      'NATS partition',
-      (leader) => leader.nats.cut(),
-      rejoinAfter(cluster, (old) => old.nats.restore()),
-    );
-  }, 180_000);
+  itTakesOver(() => run, 'book');
 
   it('kept seq and versions growing, one content per seq and per version, and a resume fills every gap', async () => {
     const live = expectPositionsKept(run.client, isPrice);

@@ -1,10 +1,10 @@
-import { Client } from 'pg';
 import { testCatalog } from '../fixtures-live/catalog-factory';
 import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from '../odds-passthrough/book-fixture';
 import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { PrivateNats } from '../support/private-nats';
 import { type ServiceProcess, startService } from '../support/service-process';
+import { storedId } from '../support/stored-id';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { type Frame, StreamClient } from '../streams/support/stream-client';
@@ -82,9 +82,11 @@ describe('NATS killed and restarted under load', () => {
       const api = await startService('fixtures-live', '/v1/health/ready', { ...env, ROLE: 'api' });
       services.push(api);
       const key = await stack.issueKey({ sports: 'soccer', scopes: 'live_scores_statistics' });
-      const matchId = await waitForRow(
+      const matchId = await storedId(
         stack.env.DATABASE_URL,
-        `SELECT id FROM fixtures.matches WHERE provider_id = '${catalog.ids.arsChe.id}'`,
+        'SELECT id FROM fixtures.matches WHERE provider_id = $1',
+        [catalog.ids.arsChe.id],
+        'the catalog to be stored',
       );
       await waitFor(() => provider.liveClients > 0, { timeoutMs: 10_000, what: 'the live feed to connect' });
 
@@ -131,15 +133,7 @@ describe('NATS killed and restarted under load', () => {
       for (let i = 0; i < CLIENTS; i += 1) {
         const client = await StreamClient.open(`${api.url.replace('http', 'ws')}/v1/book/data?key=${key}`);
         clients.push(client);
-        // Until the first load reaches the api, the match is unknown: ask until a snapshot comes.
-        await waitFor(
-          () => {
-            if (client.frames.some(isPrice)) return true;
-            client.send({ action: 'subscribe', match: MATCH });
-            return false;
-          },
-          { timeoutMs: 20_000, intervalMs: 250, what: 'a snapshot of the match' },
-        );
+        await client.sendUntil({ action: 'subscribe', match: MATCH }, isPrice, 'a snapshot of the match');
       }
       let price = 100;
       pusher = setInterval(() => {
@@ -165,25 +159,6 @@ describe('NATS killed and restarted under load', () => {
 /** The outage itself: a length of time is the scenario here, not a wait for a condition. */
 function outage(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitForRow(databaseUrl: string, sql: string): Promise<number> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    let id = 0;
-    await waitFor(
-      async () => {
-        const rows = await db.query<{ id: number }>(sql);
-        id = rows.rows[0]?.id ?? 0;
-        return id > 0;
-      },
-      { timeoutMs: 20_000, what: 'the catalog to be stored' },
-    );
-    return id;
-  } finally {
-    await db.end();
-  }
 }
 
 function report(service: string, delays: number[]): void {

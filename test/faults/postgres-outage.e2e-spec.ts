@@ -7,6 +7,7 @@ import { runKeys } from '../support/keys-cli';
 import { PrivatePostgres } from '../support/private-postgres';
 import { type ServiceProcess, startService } from '../support/service-process';
 import { runSubjectPrefix } from '../support/test-env';
+import { storedId } from '../support/stored-id';
 import { waitFor } from '../support/wait-for';
 import { type Frame, StreamClient } from '../streams/support/stream-client';
 
@@ -65,22 +66,8 @@ describe('fixtures-live through a PostgreSQL outage', () => {
     return String(issued.json.key);
   }
 
-  async function idOf(sql: string, value: string): Promise<number> {
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    try {
-      let id = 0;
-      await waitFor(
-        async () => {
-          id = (await db.query<{ id: number }>(sql, [value])).rows[0]?.id ?? 0;
-          return id > 0;
-        },
-        { timeoutMs: 20_000, what: `the catalog row of ${value}` },
-      );
-      return id;
-    } finally {
-      await db.end();
-    }
+  function idOf(sql: string, value: string): Promise<number> {
+    return storedId(databaseUrl, sql, [value], `the catalog row of ${value}`);
   }
 
   async function storedHomeScore(matchId: number): Promise<number | null> {

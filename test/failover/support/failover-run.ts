@@ -1,6 +1,12 @@
 import type { Frame, StreamClient } from '../../streams/support/stream-client';
 import { waitFor } from '../../support/wait-for';
-import { type GapSummary, type IngestCluster, type IngestNode, summarise } from './ingest-cluster';
+import {
+  type GapSummary,
+  type IngestCluster,
+  type IngestNode,
+  ingestActive,
+  summarise,
+} from './ingest-cluster';
 
 /** Takeovers measured per way of losing the leader. */
 export const REPETITIONS = 5;
@@ -55,6 +61,47 @@ export async function repeatLoss(
   expect(Math.max(...takeovers)).toBeLessThanOrEqual(TAKEOVER_MS);
   expect(Math.max(...gaps)).toBeLessThanOrEqual(TAKEOVER_MS);
   expect(run.client.closeCode).toBeUndefined();
+}
+
+/**
+ * The four ways of losing the leader, five rounds each, as `it` blocks:
+ * kill -9 and SIGTERM (a new standby joins after each), and a cut from
+ * PostgreSQL or NATS (the cut process must stand by once repaired).
+ * `activeFeed` is a `feed` label its `ingest_active` reports under.
+ */
+export function itTakesOver(run: () => FailoverRun, activeFeed: string): void {
+  it('kill -9 of the leader: the standby takes over within 5 s', async () => {
+    const { cluster } = run();
+    await repeatLoss(run(), 'kill -9', (leader) => cluster.end(leader, 'SIGKILL'), replaceAfter(cluster));
+  }, 180_000);
+
+  it('SIGTERM of the leader: it hands over at once', async () => {
+    const { cluster } = run();
+    await repeatLoss(run(), 'SIGTERM', (leader) => cluster.end(leader, 'SIGTERM'), replaceAfter(cluster));
+  }, 180_000);
+
+  it('a leader cut from PostgreSQL is deposed and fenced while a standby reaches it', async () => {
+    const { cluster } = run();
+    await repeatLoss(
+      run(),
+      'PostgreSQL partition',
+      (leader) => leader.database.cut(),
+      rejoinAfter(cluster, async (old) => {
+        expect(await ingestActive(old, activeFeed)).toBe(0);
+        await old.database.restore();
+      }),
+    );
+  }, 180_000);
+
+  it('a leader cut from NATS fences itself and the standby takes over', async () => {
+    const { cluster } = run();
+    await repeatLoss(
+      run(),
+      'NATS partition',
+      (leader) => leader.nats.cut(),
+      rejoinAfter(cluster, (old) => old.nats.restore()),
+    );
+  }, 180_000);
 }
 
 /** The leader is stopped for good; a new standby joins for the next round. */

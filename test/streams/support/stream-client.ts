@@ -74,6 +74,21 @@ export class StreamClient {
     return found as Frame;
   }
 
+  /**
+   * Sends `message` every 250 ms until a frame matches: a match an api
+   * replica has not loaded yet is unknown to it, so a subscribe is asked again.
+   */
+  async sendUntil(message: unknown, match: (frame: Frame) => boolean, what: string): Promise<void> {
+    await waitFor(
+      () => {
+        if (this.frames.some(match)) return true;
+        this.send(message);
+        return false;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what },
+    );
+  }
+
   async closed(timeoutMs = 10_000): Promise<number> {
     await waitFor(() => this.closeCode !== undefined, { timeoutMs, what: 'the socket to close' });
     return this.closeCode as number;

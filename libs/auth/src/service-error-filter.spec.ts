@@ -6,10 +6,11 @@ import {
   Logger,
   NotFoundException,
 } from '@nestjs/common';
-import { AuthError } from '@app/auth';
-import { FixturesExceptionFilter } from './fixtures-exception.filter';
+import { AuthError } from './auth-failure';
+import { serviceErrorFilter } from './service-error-filter';
 
-function fakeHost() {
+/** Renders `exception` through `filter` as Nest calls it for an HTTP request. */
+function renderThrough(filter: ReturnType<typeof serviceErrorFilter>, exception: unknown) {
   const response = {
     status: jest.fn<unknown, [number]>(),
     json: jest.fn<unknown, [unknown]>(),
@@ -19,21 +20,19 @@ function fakeHost() {
   const host = {
     switchToHttp: () => ({ getResponse: () => response, getRequest: () => undefined }),
   } as unknown as ArgumentsHost;
-  return { host, response };
-}
-
-function render(exception: unknown) {
-  const { host, response } = fakeHost();
-  new FixturesExceptionFilter().catch(exception, host);
+  new filter().catch(exception, host);
   expect(response.status).toHaveBeenCalledTimes(1);
   expect(response.json).toHaveBeenCalledTimes(1);
-  return {
-    status: response.status.mock.calls[0][0],
-    body: response.json.mock.calls[0][0],
-  };
+  return { status: response.status.mock.calls[0][0], body: response.json.mock.calls[0][0] };
 }
 
-describe('FixturesExceptionFilter', () => {
+describe.each(['detail', 'error'] as const)('serviceErrorFilter with field %s', (field) => {
+  const filter = serviceErrorFilter({
+    name: 'TestFilter',
+    field,
+    wordAuthFailure: (failure) => `auth ${failure.kind}`,
+  });
+  const render = (exception: unknown) => renderThrough(filter, exception);
   let logError: jest.SpyInstance;
 
   beforeEach(() => {
@@ -47,30 +46,15 @@ describe('FixturesExceptionFilter', () => {
   it.each([
     [new AuthError({ kind: 'missing_key' }), 401],
     [new AuthError({ kind: 'invalid_key', reason: 'expired' }), 401],
-    [new AuthError({ kind: 'missing_scope', mode: 'all', scopes: ['live_scores'] }), 403],
+    [new AuthError({ kind: 'missing_scope', mode: 'all', scopes: ['odds'] }), 403],
     [new AuthError({ kind: 'backend_unavailable' }), 503],
-  ])('renders %s with its status and a detail', (error, status) => {
-    const rendered = render(error);
-    expect(rendered.status).toBe(status);
-    expect(rendered.body).toEqual({ detail: expect.any(String) as unknown });
-  });
-
-  it('words an AuthError in the fixtures way', () => {
-    expect(render(new AuthError({ kind: 'missing_scope', mode: 'all', scopes: ['live_scores'] }))).toEqual({
-      status: 403,
-      body: { detail: 'missing required scope: live_scores' },
-    });
-    expect(render(new AuthError({ kind: 'invalid_key', reason: 'unknown' }))).toEqual({
-      status: 401,
-      body: { detail: 'invalid or inactive API key' },
-    });
+  ])('renders %s with its status, worded by the service', (error, status) => {
+    expect(render(error)).toEqual({ status, body: { [field]: `auth ${error.failure.kind}` } });
   });
 
   it('redacts a key from an HTTP exception message', () => {
     const rendered = render(new NotFoundException('Cannot GET /v1/x?key=sk_secret'));
-    expect(rendered.status).toBe(404);
-    expect(rendered.body).toEqual({ detail: 'Cannot GET /v1/x?key=[redacted]' });
-    expect(JSON.stringify(rendered.body)).not.toContain('sk_secret');
+    expect(rendered).toEqual({ status: 404, body: { [field]: 'Cannot GET /v1/x?key=[redacted]' } });
   });
 
   it('joins a list of validation messages', () => {
@@ -78,20 +62,22 @@ describe('FixturesExceptionFilter', () => {
       render(new BadRequestException(['league must be an integer', 'limit must not exceed 100'])),
     ).toEqual({
       status: 400,
-      body: { detail: 'league must be an integer; limit must not exceed 100' },
+      body: { [field]: 'league must be an integer; limit must not exceed 100' },
     });
   });
 
   it('renders an HTTP exception with a plain string body', () => {
     expect(render(new HttpException('slow down', HttpStatus.TOO_MANY_REQUESTS))).toEqual({
       status: 429,
-      body: { detail: 'slow down' },
+      body: { [field]: 'slow down' },
     });
   });
 
   it('renders an unknown error as 500 without its message, and logs it redacted', () => {
-    const rendered = render(new Error('database said no to sk_secret'));
-    expect(rendered).toEqual({ status: 500, body: { detail: 'internal server error' } });
+    expect(render(new Error('database said no to sk_secret'))).toEqual({
+      status: 500,
+      body: { [field]: 'internal server error' },
+    });
     expect(logError).toHaveBeenCalledTimes(1);
     const logged = JSON.stringify(logError.mock.calls);
     expect(logged).toContain('database said no');
@@ -101,7 +87,7 @@ describe('FixturesExceptionFilter', () => {
   it('renders something thrown that is not an Error as 500', () => {
     expect(render('sk_secret went wrong')).toEqual({
       status: 500,
-      body: { detail: 'internal server error' },
+      body: { [field]: 'internal server error' },
     });
     expect(JSON.stringify(logError.mock.calls)).not.toContain('sk_secret');
   });

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { backoffDelay, DEFAULT_BACKOFF } from '@app/clock';
@@ -19,24 +19,31 @@ export interface LiveWrite {
   readonly prevChangeSeq?: number | null;
 }
 
-interface MatchSlot {
-  pending?: LiveWrite;
-  writing: boolean;
-  attempt: number;
-  timer?: NodeJS.Timeout;
-}
+/** How long a first write waits for others to share its statement: one statement carries many matches. */
+const LINGER_MS = 20;
+/** Matches per statement at most, so one statement stays short. */
+const MAX_BATCH = 500;
 
 /**
- * Stores applied states, one write in flight per match. Writes that pile up
- * behind it are merged: the latest snapshot and status win, a frozen result
- * is kept from the first write that carried it. A failed write (PostgreSQL
- * away) is merged back and retried with backoff, so nothing is dropped and
- * memory stays bounded by the number of matches.
+ * Stores applied states behind the stream (write-behind): writes wait up to
+ * `LINGER_MS` and go out together, one statement in flight at a time, each
+ * match's pending writes merged (the latest snapshot and status win, a
+ * frozen result is kept from the first write that carried it). A failed
+ * statement (PostgreSQL away) is merged back and retried with backoff, so
+ * nothing is dropped and memory stays bounded by the number of matches. What
+ * waits when the process stops is written once more before PostgreSQL closes.
  */
 @Injectable()
-export class LiveWriter implements OnApplicationShutdown {
+export class LiveWriter implements BeforeApplicationShutdown {
   private readonly logger = new Logger(LiveWriter.name);
-  private readonly slots = new Map<number, MatchSlot>();
+  private readonly pending = new Map<number, LiveWrite>();
+  /** When the oldest pending write arrived. */
+  private pendingSince = 0;
+  private flushing?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private attempt = 0;
+  /** Set by a failed statement: the wait before the next one. */
+  private retryDelay?: number;
   private stopped = false;
 
   constructor(
@@ -45,59 +52,86 @@ export class LiveWriter implements OnApplicationShutdown {
   ) {}
 
   write(matchId: number, change: LiveWrite): void {
-    let slot = this.slots.get(matchId);
-    if (!slot) {
-      slot = { writing: false, attempt: 0 };
-      this.slots.set(matchId, slot);
-    }
-    slot.pending = merge(slot.pending, change);
-    if (!slot.writing && !slot.timer) void this.flush(matchId, slot);
+    if (this.pending.size === 0) this.pendingSince = performance.now();
+    this.pending.set(matchId, merge(this.pending.get(matchId), change) ?? change);
+    this.schedule(LINGER_MS - (performance.now() - this.pendingSince));
   }
 
   /** True while some write waits or runs (tests and shutdown use it). */
   get busy(): boolean {
-    for (const slot of this.slots.values()) if (slot.pending || slot.writing) return true;
-    return false;
+    return this.pending.size > 0 || this.flushing !== undefined;
   }
 
-  onApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    for (const slot of this.slots.values()) if (slot.timer) clearTimeout(slot.timer);
-  }
-
-  private async flush(matchId: number, slot: MatchSlot): Promise<void> {
-    const change = slot.pending;
-    if (!change || this.stopped) return;
-    slot.pending = undefined;
-    slot.writing = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flushing;
+    if (this.pending.size === 0) return;
     try {
-      await this.store(matchId, change);
-      slot.attempt = 0;
-      if (change.liveStatus) this.changes.changed();
+      await this.store(this.take(this.pending.size));
     } catch (error) {
-      slot.pending = merge(change, slot.pending);
-      const delay = backoffDelay(slot.attempt++, DEFAULT_BACKOFF);
-      this.logger.warn(`Storing match ${matchId} failed (${describeFault(error)}); retrying in ${delay} ms`);
-      slot.timer = setTimeout(() => {
-        slot.timer = undefined;
-        void this.flush(matchId, slot);
-      }, delay);
-      slot.timer.unref();
-      return;
-    } finally {
-      slot.writing = false;
+      this.logger.warn(`Storing the last live states failed on shutdown (${describeFault(error)})`);
     }
-    if (slot.pending) void this.flush(matchId, slot);
-    else this.slots.delete(matchId);
   }
 
-  private async store(matchId: number, change: LiveWrite): Promise<void> {
-    // One statement, so snapshot, status and results land together or not at all.
+  private schedule(delayMs: number): void {
+    if (this.stopped || this.flushing || this.timer || this.pending.size === 0) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.flushing = this.flush().finally(() => {
+          this.flushing = undefined;
+          this.schedule(this.retryDelay ?? LINGER_MS - (performance.now() - this.pendingSince));
+          this.retryDelay = undefined;
+        });
+      },
+      Math.max(0, delayMs),
+    );
+    this.timer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.take(MAX_BATCH);
+    try {
+      await this.store(batch);
+      this.attempt = 0;
+      if (batch.some(([, change]) => change.liveStatus)) this.changes.changed();
+    } catch (error) {
+      for (const [matchId, change] of batch) {
+        this.pending.set(matchId, merge(change, this.pending.get(matchId)) ?? change);
+      }
+      this.retryDelay = backoffDelay(this.attempt++, DEFAULT_BACKOFF);
+      this.logger.warn(
+        `Storing ${batch.length} live states failed (${describeFault(error)}); retrying in ${this.retryDelay} ms`,
+      );
+    }
+  }
+
+  /** Removes up to `count` pending writes, oldest matches first. */
+  private take(count: number): Array<[number, LiveWrite]> {
+    const batch: Array<[number, LiveWrite]> = [];
+    for (const entry of this.pending) {
+      if (batch.length === count) break;
+      batch.push(entry);
+    }
+    for (const [matchId] of batch) this.pending.delete(matchId);
+    return batch;
+  }
+
+  private async store(batch: ReadonlyArray<readonly [number, LiveWrite]>): Promise<void> {
+    const column = <T>(pick: (change: LiveWrite) => T) => batch.map(([, change]) => pick(change));
+    // One statement, so snapshots, statuses and results land together or not at all.
     await this.db.query(
-      `WITH snapshot AS (
+      `WITH batch AS (
+         SELECT * FROM unnest($1::int[], $2::json[], $3::json[], $4::bigint[], $5::text[], $6::json[],
+           $7::json[], $8::bigint[], $9::bigint[])
+           AS b(match_id, snapshot, upstream_state, seq, live_status, half_time, full_time, change_seq,
+             prev_change_seq)
+       ), snapshot AS (
          INSERT INTO fixtures.live_snapshots
            (match_id, snapshot, upstream_state, seq, change_seq, prev_change_seq, updated_at)
-         VALUES ($1, $2::json, $3::json, $4, $8, $9, now())
+         SELECT match_id, snapshot, upstream_state, seq, change_seq, prev_change_seq, now() FROM batch
          ON CONFLICT (match_id) DO UPDATE SET snapshot = EXCLUDED.snapshot,
            upstream_state = EXCLUDED.upstream_state, seq = EXCLUDED.seq,
            change_seq = COALESCE(EXCLUDED.change_seq, live_snapshots.change_seq),
@@ -105,11 +139,12 @@ export class LiveWriter implements OnApplicationShutdown {
              ELSE EXCLUDED.prev_change_seq END,
            updated_at = now()
        ), status AS (
-         UPDATE fixtures.matches SET live_status = $5, status = $5, updated_at = now()
-         WHERE id = $1 AND $5::text IS NOT NULL
+         UPDATE fixtures.matches m SET live_status = b.live_status, status = b.live_status, updated_at = now()
+         FROM batch b WHERE m.id = b.match_id AND b.live_status IS NOT NULL
        ), result AS (
          INSERT INTO fixtures.results (match_id, half_time, full_time)
-         SELECT $1, $6::json, $7::json WHERE $6::text IS NOT NULL OR $7::text IS NOT NULL
+         SELECT match_id, half_time, full_time FROM batch
+         WHERE half_time IS NOT NULL OR full_time IS NOT NULL
          ON CONFLICT (match_id) DO UPDATE SET
            half_time = COALESCE(results.half_time, EXCLUDED.half_time),
            full_time = COALESCE(results.full_time, EXCLUDED.full_time),
@@ -117,15 +152,15 @@ export class LiveWriter implements OnApplicationShutdown {
        )
        SELECT 1`,
       [
-        matchId,
-        change.snapshotJson,
-        change.stateJson,
-        change.seq,
-        change.liveStatus ?? null,
-        change.halfTimeJson ?? null,
-        change.fullTimeJson ?? null,
-        change.changeSeq ?? null,
-        change.prevChangeSeq ?? null,
+        batch.map(([matchId]) => matchId),
+        column((change) => change.snapshotJson),
+        column((change) => change.stateJson),
+        column((change) => change.seq),
+        column((change) => change.liveStatus ?? null),
+        column((change) => change.halfTimeJson ?? null),
+        column((change) => change.fullTimeJson ?? null),
+        column((change) => change.changeSeq ?? null),
+        column((change) => change.prevChangeSeq ?? null),
       ],
     );
   }

@@ -2,6 +2,7 @@ import type { RawData, WebSocket } from 'ws';
 import { type BufferLimits, BufferedSender } from './buffered-sender';
 import type { Conflate, OutgoingFrame } from './outgoing-queue';
 import type { StreamStats } from './stream-stats';
+import { WireSink } from './wire-frame';
 
 /** Close codes this library uses (RFC 6455 section 7.4.1 and the IANA registry). */
 export const CloseCode = {
@@ -68,7 +69,7 @@ export class StreamConnection<P = unknown, M = unknown> {
   ) {
     this.slow = options.slow;
     this.errorFrame = options.errorFrame;
-    this.sender = new BufferedSender<M>(socket, options.limits, options.conflate, options.stats);
+    this.sender = new BufferedSender<M>(new WireSink(socket), options.limits, options.conflate, options.stats);
     socket.on('pong', () => (this.unansweredPings = 0));
     // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
     socket.on('message', (data) => this.messageListener?.(rawToText(data)));

@@ -1,20 +1,19 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { conditionalGet, isTaggable, TAGGED_CACHE_CONTROL } from './conditional-get';
+import { installConditionalGet, isTaggable, TAGGED_CACHE_CONTROL } from './conditional-get';
 import { entityTag } from './entity-tag';
 
 const BODY = { id: 7, name: 'Arsenal' };
 const TEXT = JSON.stringify(BODY);
 
-/** A bare Express app with the middleware, a header set before the handler, and a few kinds of answer. */
+/** A bare Express app with conditional GET, a header set before the handler, and a few kinds of answer. */
 function app(): Express {
   const server = express();
-  server.set('etag', false);
+  installConditionalGet(server);
   server.use((_req, res, next) => {
     res.setHeader('RateLimit-Remaining', '41');
     next();
   });
-  server.use(conditionalGet);
   server.get('/json', (_req, res) => void res.json(BODY));
   server.get('/text-json', (_req, res) => void res.type('application/json').send(TEXT));
   server.get('/plain', (_req, res) => void res.type('text/plain').send('ok'));
@@ -36,7 +35,7 @@ describe('isTaggable', () => {
   });
 });
 
-describe('conditionalGet', () => {
+describe('installConditionalGet', () => {
   const tag = entityTag(TEXT);
 
   it('tags a JSON answer with the hash of its bytes, objects and pre-serialised text alike', async () => {
@@ -79,5 +78,12 @@ describe('conditionalGet', () => {
     }
     const post = await request(app()).post('/json').set('If-None-Match', '*').expect(200);
     expect(post.headers.etag).toBeUndefined();
+  });
+
+  it('changes only the application it was installed on', async () => {
+    const other = express();
+    other.get('/json', (_req, res) => void res.json(BODY));
+    const answer = await request(other).get('/json').expect(200);
+    expect(answer.headers.etag).toMatch(/^W\//);
   });
 });

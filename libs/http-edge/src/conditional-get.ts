@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, Response } from 'express';
 import { clientHolds, entityTag } from './entity-tag';
 
 /** What tagged answers say to caches: a browser may keep them, but asks again each time. */
@@ -17,21 +17,25 @@ export function isTaggable(method: string, status: number, contentType: unknown)
 }
 
 /**
- * Conditional GET for JSON answers. Wraps `res.send`, where Express hands
- * over the finished bytes (`res.json` and Nest's replies both end there), so
- * the tag is taken from exactly what would go on the wire and everything set
- * on the response before (request id, rate-limit headers) stays on it. An
- * answer the client holds becomes a 304 with the tag and no body; Express
- * removes the body headers of a 304 itself. Errors, non-JSON answers and
- * other methods pass untouched: Express's own freshness check (`req.fresh`,
- * which `res.send` consults and which would turn `If-None-Match: *` on any
- * 2xx into a 304) is switched off per request, so this is the one mechanism.
+ * Conditional GET for JSON answers, on one Express application. It replaces
+ * `res.send` of the application's response prototype (`app.response`, the
+ * extension point Express documents), where Express hands over the finished
+ * bytes: `res.json` and Nest's replies both end there, so the tag is taken
+ * from exactly what would go on the wire, and everything set on the response
+ * before (request id, rate-limit headers) stays on it. An answer the client
+ * holds becomes a 304 with the tag and no body; Express removes the body
+ * headers of a 304 itself. Errors, non-JSON answers and other methods pass
+ * untouched. Express's own weak tags are switched off, and so is its
+ * freshness check (`req.fresh`, which `res.send` consults and which would
+ * turn `If-None-Match: *` on any 2xx into a 304), so this is the one
+ * mechanism. Nothing is added per request.
  */
-export function conditionalGet(request: Request, response: Response, next: NextFunction): void {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return next();
-  Object.defineProperty(request, 'fresh', { value: false, configurable: true });
-  const send = response.send;
-  response.send = function sendTagged(this: Response, body?: unknown): Response {
+export function installConditionalGet(app: Express): void {
+  app.set('etag', false);
+  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
+  const send = app.response.send;
+  app.response.send = function sendTagged(this: Response, body?: unknown): Response {
+    const request = this.req;
     if (
       (typeof body !== 'string' && !Buffer.isBuffer(body)) ||
       !isTaggable(request.method, this.statusCode, this.getHeader('Content-Type')) ||
@@ -46,5 +50,4 @@ export function conditionalGet(request: Request, response: Response, next: NextF
     this.status(304);
     return send.call(this);
   };
-  next();
 }

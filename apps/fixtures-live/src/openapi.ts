@@ -28,6 +28,11 @@ export function setupOpenApi(app: INestApplication, basePath: string): void {
         'Soccer snapshots may carry optional extras, omitted when unknown: `xg` ({home, away} expected goals),',
         '`pressure` (per-minute momentum in [-1, 1], positive for home) and `form` ({home, away} recent results).',
         '',
+        'Conditional requests: every 200 JSON answer carries a strong `ETag` (a hash of its bytes, equal on every',
+        'replica) and `Cache-Control: private, no-cache`. Send it back in `If-None-Match` (a list, weak forms and',
+        '`*` accepted) and an unchanged answer is a 304 with no body. A live snapshot whose clock runs changes',
+        'with the projected clock, so its tag changes every second.',
+        '',
         'Live updates are pushed on the WebSocket stream at `/v1/stream` (see its own description).',
       ].join('\n'),
     )

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
+import { installConditionalGet } from './conditional-get';
 import { type HttpEdgeOptions, installHttpEdge } from './http-edge';
 
 /**
@@ -23,11 +24,16 @@ export async function createHttpApp(
  * failures, stray upgrades), plain query parsing (a repeated parameter stays
  * a list, nothing nests), and CORS, since browsers (the live board, partners'
  * and desks' dashboards) call the APIs from other origins with a key header.
+ * Conditional GET is not a step: it is where every answer's bytes are sent
+ * (a strong `ETag` on JSON answers, 304 when the client holds it; Express's
+ * own weak tags are off, so there is one mechanism).
  */
 export function installHttpPipeline(app: INestApplication, options: HttpEdgeOptions): void {
+  const express = app as NestExpressApplication;
+  installConditionalGet(express.getHttpAdapter().getInstance());
   app.use(requestLogger(app.get(ROOT_LOGGER)));
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   installHttpEdge(app, options);
-  (app as NestExpressApplication).set('query parser', 'simple');
-  app.enableCors({ exposedHeaders: ['X-Request-Id'] });
+  express.set('query parser', 'simple');
+  app.enableCors({ exposedHeaders: ['X-Request-Id', 'ETag'] });
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ChangePosition } from '@app/messaging';
 import type { FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo, SportLeagues } from './book-messages';
-import type { Selection } from './domain/selection';
+import { publicMatch } from './domain/public-match';
+import { type Selection, selectionInOrder } from './domain/selection';
 
 /*
  * Both sides: the SQL of the books' shared state in PostgreSQL (schema
@@ -91,8 +92,9 @@ export class BookRepository {
     return {
       sports: sports.map((row) => ({ id: Number(row.id), name: row.name })),
       leagues: leagues.map((row) => ({ id: Number(row.id), name: row.name, sport_id: Number(row.sport_id) })),
+      // jsonb keeps an object's keys sorted by length; the objects are rebuilt in their public order.
       matches: matches.map((row) => ({
-        info: row.body,
+        info: publicMatch(row.body, row.body.version),
         ts: Number(row.ts),
         position:
           row.change_seq === null
@@ -106,7 +108,7 @@ export class BookRepository {
         matchId: Number(row.match_id),
         marketKey: row.market_key,
         version: Number(row.version),
-        selections: row.selections,
+        selections: row.selections.map(selectionInOrder),
       })),
       health: feeds[0] && {
         last_success_at: feeds[0].last_success_at === null ? null : Number(feeds[0].last_success_at),

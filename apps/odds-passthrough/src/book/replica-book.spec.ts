@@ -252,4 +252,40 @@ describe('ReplicaBook', () => {
       expect(replica.newestSeq).toBe(30);
     });
   });
+
+  it('answers the same bytes whether it heard the markets one by one or loaded them', () => {
+    const heard = replica;
+    heard.applyCatalog({ matches: [match(1)] });
+    heard.applyFrame(frame(1, 100, [selection('s;0;m', 5), selection('s;0;s;-1.5', 5)]), null);
+    heard.applyFrame(frame(1, 200, [selection('s;0;ou;0.5', 6, { line: 0.5 })]), null);
+    heard.applyFrame(frame(1, 300, [selection('s;0;m', 7), selection('s;0;ou;2.5', 7)]), null);
+    heard.applyFrame(frame(1, 400, [], ['s;0;s;-1.5']), null);
+
+    const loaded = new ReplicaBook('book');
+    loaded.load(
+      {
+        sports: [],
+        leagues: [],
+        matches: [{ info: match(1), ts: 400 }],
+        markets: [
+          { matchId: 1, marketKey: 's;0;ou;2.5', version: 7, selections: [selection('s;0;ou;2.5', 7)] },
+          { matchId: 1, marketKey: 's;0;m', version: 7, selections: [selection('s;0;m', 7)] },
+          {
+            matchId: 1,
+            marketKey: 's;0;ou;0.5',
+            version: 6,
+            selections: [selection('s;0;ou;0.5', 6, { line: 0.5 })],
+          },
+        ],
+      },
+      false,
+    );
+    const answer = JSON.stringify(heard.snapshot(1, BEFORE));
+    expect(JSON.stringify(loaded.snapshot(1, BEFORE))).toBe(answer);
+    expect(heard.snapshot(1, BEFORE)?.selections.map((s) => s.market_key)).toEqual([
+      's;0;m',
+      's;0;ou;0.5',
+      's;0;ou;2.5',
+    ]);
+  });
 });

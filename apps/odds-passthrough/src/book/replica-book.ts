@@ -17,6 +17,8 @@ interface MatchEntry {
   ts: number;
   info?: MatchInfo;
   readonly markets: Map<string, MarketEntry>;
+  /** The keys of `markets` in market_key order; undefined since a key came or went, until the next read. */
+  keyOrder?: readonly string[];
   /** A frame (or a load) has been applied: the next frame is not the match's first. */
   announced: boolean;
   /** The catalog withdrew it; the next frame is its last. */
@@ -103,12 +105,19 @@ export class ReplicaBook {
     this.health = health;
   }
 
-  /** The match with every selection whose cutoff has passed reported locked. */
+  /**
+   * The match with every selection whose cutoff has passed reported locked.
+   * Markets come in market_key order: the order in which a replica came to
+   * hold them depends on whether it loaded them or heard them one by one,
+   * and every replica must answer the same state with the same bytes.
+   */
   snapshot(matchId: number, now: number): MatchOdds | undefined {
     const entry = this.matchMap.get(matchId);
     if (!entry || entry.removing) return undefined;
+    entry.keyOrder ??= [...entry.markets.keys()].sort(byCodeUnits);
     const selections: Selection[] = [];
-    for (const market of entry.markets.values()) {
+    for (const key of entry.keyOrder) {
+      const market = entry.markets.get(key) as MarketEntry;
       if (now >= market.cutoffMs) {
         for (const selection of market.selections) {
           selections.push(selection.status === 'locked' ? selection : { ...selection, status: 'locked' });
@@ -171,12 +180,15 @@ export class ReplicaBook {
         skipped = true;
         continue;
       }
+      if (!held) entry.keyOrder = undefined;
       entry.markets.set(key, marketEntry(selections));
       applied.push(...selections);
     }
     const removed: string[] = [];
     for (const key of frame.removed_market_keys) {
-      if (entry.markets.delete(key) || matchRemoved) removed.push(key);
+      const deleted = entry.markets.delete(key);
+      if (deleted) entry.keyOrder = undefined;
+      if (deleted || matchRemoved) removed.push(key);
       else skipped = true;
     }
     const tsAdvanced = frame.ts > entry.ts;
@@ -312,6 +324,11 @@ export class ReplicaBook {
     }
     return entry;
   }
+}
+
+/** Plain code-unit order, the same on every process (no locale, unlike PostgreSQL's text order). */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function marketEntry(selections: readonly Selection[]): MarketEntry {

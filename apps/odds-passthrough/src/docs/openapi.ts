@@ -39,6 +39,11 @@ function describeApi(): Omit<OpenAPIObject, 'paths'> {
         'move is a new market_key; the old one is withdrawn. `ts` is the epoch milliseconds of the last change',
         'applied to the match.',
         '',
+        'Conditional requests: every 200 JSON answer carries a strong `ETag` (a hash of its bytes, equal on every',
+        'replica) and `Cache-Control: private, no-cache`. Send it back in `If-None-Match` (a list, weak forms and',
+        '`*` accepted) and an unchanged answer is a 304 with no body. Statuses are evaluated at each answer, so',
+        'a cutoff passing changes the tag.',
+        '',
         'The live stream is a WebSocket at `<prefix>/data` on the same host.',
       ].join('\n'),
     )

@@ -25,7 +25,13 @@ import { marketKeyOf } from './market-key';
 import { publishResolved } from './market-publication';
 import { resolveMarket } from './market-resolution';
 import { PendingMarkets } from './pending-markets';
-import { matchFields, sameMatchFields, type PublicMatch, type PublicMatchFields } from './public-match';
+import {
+  matchFields,
+  publicMatch,
+  sameMatchFields,
+  type PublicMatch,
+  type PublicMatchFields,
+} from './public-match';
 import type { Selection } from './selection';
 import { selectionsAt } from './selection-status';
 import { nextVersion } from './version';
@@ -388,7 +394,7 @@ export class IngestBook {
       this.catalog.leagueName(held.sportId, matchup.league_id),
     );
     if (held.published && sameMatchFields(held.published, fields)) return;
-    held.published = { ...fields, version: nextVersion(held.published?.version, now) };
+    held.published = publicMatch(fields, nextVersion(held.published?.version, now));
     diff.matches.push(held.published);
   }
 

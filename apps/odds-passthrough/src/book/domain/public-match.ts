@@ -1,6 +1,10 @@
 import type { UpstreamMatchup } from '../../upstream';
 
-/** The match object served by REST; its field names are part of the public contract. */
+/**
+ * The match object served by REST; its field names are part of the public
+ * contract. Its fields go out in the order declared here, on every process
+ * (see `publicMatch`).
+ */
 export interface PublicMatch {
   readonly id: number;
   readonly sport_id: number;
@@ -17,6 +21,29 @@ export interface PublicMatch {
 }
 
 export type PublicMatchFields = Omit<PublicMatch, 'version'>;
+
+/**
+ * The match with its fields in the declared order, whatever order `fields`
+ * has: a body read back from a PostgreSQL `jsonb` column comes with its keys
+ * sorted by length, and every replica must serialise a match to the same
+ * bytes (equal bodies, equal ETags) whether it heard the match on NATS or
+ * loaded it from the database.
+ */
+export function publicMatch(fields: PublicMatchFields, version: number): PublicMatch {
+  return {
+    id: fields.id,
+    sport_id: fields.sport_id,
+    league_id: fields.league_id,
+    league_name: fields.league_name,
+    home: fields.home,
+    away: fields.away,
+    start_time: fields.start_time,
+    is_live: fields.is_live,
+    parent_id: fields.parent_id,
+    version,
+    ...(fields.special === undefined ? {} : { special: fields.special }),
+  };
+}
 
 export function matchFields(
   sportId: number,

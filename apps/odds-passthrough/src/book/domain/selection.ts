@@ -1,4 +1,7 @@
-/** One bettable outcome, in its public shape (the REST and stream `selections` items). */
+/**
+ * One bettable outcome, in its public shape (the REST and stream `selections`
+ * items), its fields in the order declared here (see `selectionInOrder`).
+ */
 export interface Selection {
   readonly market_key: string;
   readonly market_name: string;
@@ -14,6 +17,28 @@ export interface Selection {
 }
 
 export type SelectionStatus = 'locked' | 'unlocked';
+
+/**
+ * The selection with its fields in the declared order, the order the ingest
+ * builds them in. A selection read back from a PostgreSQL `jsonb` column
+ * comes with its keys sorted by length, and an api replica that loaded the
+ * book must serialise it to the same bytes as one that heard it on NATS.
+ */
+export function selectionInOrder(selection: Selection): Selection {
+  return {
+    market_key: selection.market_key,
+    market_name: selection.market_name,
+    period: selection.period,
+    bet_name: selection.bet_name,
+    ...(selection.line === undefined ? {} : { line: selection.line }),
+    price: selection.price,
+    decimal: selection.decimal,
+    status: selection.status,
+    version: selection.version,
+    cutoff_at: selection.cutoff_at,
+    limit: selection.limit,
+  };
+}
 
 /** Selections grouped by market, in the order their markets first appear. */
 export function groupByMarket(selections: readonly Selection[]): Map<string, Selection[]> {

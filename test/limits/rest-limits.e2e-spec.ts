@@ -105,12 +105,19 @@ describe.each(SERVICES)('REST rate limits of $name', (service) => {
     expect(Number.isInteger(headers.reset) && headers.reset >= 1).toBe(true);
   });
 
-  it('charges nothing to a request without a valid key, and sends it no RateLimit headers', async () => {
+  it('charges nothing to a request without a valid key or to a path no route serves, and sends no RateLimit headers', async () => {
     for (const key of [undefined, 'sk_nobody-has-this-key-000000000']) {
       const refused = await get(service.okPath, key);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('ratelimit-limit')).toBeNull();
     }
+    const { key } = await issueTestKey({ scopes: SCOPES, grants: GRANTS, rate: '1/1' });
+    for (let i = 0; i < 3; i++) {
+      const nowhere = await get('/v1/no-such-route', key);
+      expect(nowhere.status).toBe(404);
+      expect(nowhere.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect((await get(service.okPath, key)).status).toBe(200);
   });
 
   it('never limits health, readiness, metrics and documentation', async () => {

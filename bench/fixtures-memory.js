@@ -30,6 +30,7 @@ const { Client } = require('pg');
 const { WebSocket: WsClient, WebSocketServer } = require('ws');
 const { connect: connectNats } = require('nats');
 const { adminUrl, databaseUrl, freePort } = require('./support/bench-env');
+const { UNLIMITED_STREAMS } = require('./support/bench-keys');
 
 const root = path.join(__dirname, '..');
 const settings = {
@@ -791,6 +792,7 @@ async function main() {
       PORT: String(port),
       MIGRATIONS_RUN: 'false',
       LOG_LEVEL: 'warn',
+      ...UNLIMITED_STREAMS,
     };
     app = startApp(env, appOutput);
     const started = Date.now();
@@ -820,7 +822,16 @@ async function main() {
     const issued = JSON.parse(
       await runCli(
         'dist/libs/auth/keys/main.js',
-        ['key:issue', '--account', account.account, '--scopes', 'fixtures,live_scores_statistics'],
+        // The bench measures memory under load, not the limits: a rate no bench reaches.
+        [
+          'key:issue',
+          '--account',
+          account.account,
+          '--scopes',
+          'fixtures,live_scores_statistics',
+          '--rate',
+          '1000000/1000000',
+        ],
         env,
       ),
     );

@@ -3,6 +3,12 @@
 'use strict';
 const { createHash, randomBytes } = require('node:crypto');
 
+/** The highest rate a key may have (RATE_LIMIT_RPS and --rate allow up to this). */
+const BENCH_RATE = 1_000_000;
+
+/** Environment for a service under a bench: one key may hold every socket the bench opens. */
+const UNLIMITED_STREAMS = { STREAM_MAX_CONNECTIONS_PER_KEY: '1000000', STREAM_MAX_SUBSCRIPTIONS: '1000000' };
+
 /**
  * Issues a key for a new account: `scopes`, the fixtures sports the account sees, and the
  * sportsbook grants of the key (`{ book: [sport ids] }`). Resolves with the key itself.
@@ -14,8 +20,10 @@ async function issueBenchKey(dataSource, { scopes, fixturesSports = [], grants =
     [fixturesSports],
   );
   const [apiKey] = await dataSource.query(
-    `INSERT INTO auth.api_keys (key_hash, account_id, scopes) VALUES ($1, $2, $3) RETURNING id`,
-    [createHash('sha256').update(key).digest('hex'), account.id, scopes],
+    // A rate far above any load a bench makes: the benches measure the services, not the limits.
+    `INSERT INTO auth.api_keys (key_hash, account_id, scopes, rate_rps, rate_burst)
+       VALUES ($1, $2, $3, $4, $4) RETURNING id`,
+    [createHash('sha256').update(key).digest('hex'), account.id, scopes, BENCH_RATE],
   );
   for (const [book, sports] of Object.entries(grants)) {
     await dataSource.query(`INSERT INTO auth.api_key_grants (key_id, book, sports) VALUES ($1, $2, $3)`, [
@@ -27,4 +35,4 @@ async function issueBenchKey(dataSource, { scopes, fixturesSports = [], grants =
   return key;
 }
 
-module.exports = { issueBenchKey };
+module.exports = { issueBenchKey, BENCH_RATE, UNLIMITED_STREAMS };

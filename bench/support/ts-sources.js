@@ -3,6 +3,8 @@
 'use strict';
 const path = require('node:path');
 
+const { UNLIMITED_STREAMS } = require('./bench-keys');
+
 const root = path.join(__dirname, '..', '..');
 const project = path.join(root, 'tsconfig.json');
 const tsconfig = require(project);
@@ -29,7 +31,7 @@ function spawnService(app, env) {
     ],
     {
       cwd: root,
-      env: { ...process.env, TS_NODE_PROJECT: project, LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, TS_NODE_PROJECT: project, LOG_LEVEL: 'warn', ...UNLIMITED_STREAMS, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );

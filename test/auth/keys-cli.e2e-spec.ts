@@ -97,6 +97,7 @@ describe('npm run keys (against the real PostgreSQL)', () => {
       'expires_at',
       'grants',
       'id',
+      'rate',
       'scopes',
       'updated_at',
     ]);
@@ -130,11 +131,31 @@ describe('npm run keys (against the real PostgreSQL)', () => {
     [['account:create', '--name', 'x'], /^missing option --sports$/],
     [['key:disable', '--id', '00000000-0000-0000-0000-000000000000'], /^unknown key: /],
     [['key:rotate', '--id', 'x'], /^unknown command: key:rotate/],
+    [['key:update', '--id', 'x', '--rate', '0/5'], /^malformed --rate 0\/5/],
   ])('refuses %j with a JSON error and a non-zero exit', async (args, message) => {
     const result = await runKeys(args);
     expect(result.code).not.toBe(0);
     expect(Object.keys(result.json)).toEqual(['error']);
     expect(String(result.json.error)).toMatch(message);
+  });
+
+  it('stores a key rate given with --rate and shows it in key:list', async () => {
+    const account = await runKeys(['account:create', '--name', 'rated', '--sports', '1']);
+    const accountId = String(account.json.account);
+    const issued = await runKeys([
+      'key:issue',
+      '--account',
+      accountId,
+      '--scopes',
+      'odds',
+      '--rate',
+      '20/40',
+    ]);
+    expect(issued.code).toBe(0);
+    const halved = await runKeys(['key:update', '--id', String(issued.json.id), '--rate', '10']);
+    expect(halved.json).toMatchObject({ rate: { rps: 10, burst: 20 } });
+    const listed = await runKeys(['key:list', '--account', accountId]);
+    expect(listed.json).toEqual({ keys: [expect.objectContaining({ rate: { rps: 10, burst: 20 } })] });
   });
 
   it('refuses an unknown scope and a malformed date before touching anything', async () => {

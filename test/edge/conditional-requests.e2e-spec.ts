@@ -38,8 +38,8 @@ async function call(
 /**
  * The whole contract of one route on one process: a tagged 200, then 304 for
  * the tag, a list holding it (weak form too) and `*`, 200 for another tag,
- * and HEAD alike. Headers set before the handler (the request id here) stay
- * on the 304.
+ * and HEAD alike. Headers set before the handler (the request id and the
+ * key's rate-limit headers) stay on the 304.
  */
 async function expectConditional(service: ServiceProcess, path: string, key: string): Promise<void> {
   const first = await call(service, path, key);
@@ -55,6 +55,12 @@ async function expectConditional(service: ServiceProcess, path: string, key: str
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(tag);
     expect(again.headers.get('x-request-id')).toBe('cond-1');
+    for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+      expect({ path, header, value: again.headers.get(header) }).toEqual({
+        path,
+        header,
+        value: expect.stringMatching(/^\d+$/) as unknown,
+      });
     expect(again.headers.get('content-length')).toBeNull();
   }
   const stale = await call(service, path, key, { 'If-None-Match': '"stale"' });

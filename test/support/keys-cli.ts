@@ -44,6 +44,8 @@ export async function issueTestKey(options: {
   scopes: string;
   grants?: string[];
   expiresAt?: string;
+  /** `--rate RPS[/BURST]`: the key's own REST rate. */
+  rate?: string;
 }): Promise<{ accountId: string; keyId: string; key: string }> {
   const account = await runKeys(['account:create', '--name', 'test', '--sports', options.sports ?? '']);
   if (account.code !== 0) throw new Error(`account:create failed: ${account.stdout}`);
@@ -51,6 +53,7 @@ export async function issueTestKey(options: {
   const args = ['key:issue', '--account', accountId, '--scopes', options.scopes];
   for (const grant of options.grants ?? []) args.push('--grant', grant);
   if (options.expiresAt) args.push('--expires-at', options.expiresAt);
+  if (options.rate) args.push('--rate', options.rate);
   const issued = await runKeys(args);
   if (issued.code !== 0) throw new Error(`key:issue failed: ${issued.stdout}`);
   return { accountId, keyId: String(issued.json.id), key: String(issued.json.key) };

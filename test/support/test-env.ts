@@ -20,6 +20,14 @@ export function runSubjectPrefix(): string {
   return process.env.TEST_RUN_SUBJECT_PREFIX ?? '';
 }
 
+/** Limits far above what any suite uses: the default ones are tested where they are the subject. */
+export const UNLIMITED: Readonly<Record<string, string>> = {
+  RATE_LIMIT_RPS: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+  STREAM_MAX_CONNECTIONS_PER_KEY: '1000000',
+  STREAM_MAX_SUBSCRIPTIONS: '1000000',
+};
+
 /** What every service process of this run needs to find PostgreSQL and NATS. */
 export function runServiceEnv(): Record<string, string> {
   return {
@@ -28,6 +36,9 @@ export function runServiceEnv(): Record<string, string> {
     NATS_SUBJECT_PREFIX: runSubjectPrefix(),
     // Request logs would bury test output; tests that read logs ask for more.
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
+    // Suites send many requests and open many sockets with one key, and in-process apps run on a
+    // clock that only moves when told to; the limits suites (test/limits) set their own.
+    ...UNLIMITED,
   };
 }
 

@@ -40,7 +40,7 @@ export class AppModule {
         DependencyHealthModule,
         LoggingModule.forRoot(),
         ObservabilityModule,
-        AuthModule.forRoot(),
+        AuthModule.forRoot({ service: 'fixtures-live' }),
         HealthModule,
         ...(serves ? [CatalogModule, LiveModule, ResultsModule, StreamModule, TeamsModule] : []),
         ...(ingests ? [IngestModule] : []),

@@ -38,7 +38,7 @@ export class AppModule {
         DependencyHealthModule,
         LoggingModule.forRoot(),
         ObservabilityModule,
-        AuthModule.forRoot(),
+        AuthModule.forRoot({ service: 'odds-passthrough' }),
         HealthModule,
         BookModule.forRoot(books),
         ...(serves ? [CatalogModule.forBooks(books)] : []),

@@ -8,6 +8,8 @@ import { ApiKeyGuard } from './guards/api-key.guard';
 import { KeyChangesController } from './key-changes.controller';
 import { KeyRegistry } from './key-registry';
 import { KeyStore } from './key-store';
+import { RATE_LIMIT_OPTIONS, RateLimits, type RateLimitOptions } from './rate-limit/rate-limits';
+import { RateUsedController } from './rate-limit/rate-used.controller';
 
 /**
  * Key registry and guards, identical in both apps. Needs DatabaseModule,
@@ -16,13 +18,14 @@ import { KeyStore } from './key-store';
  */
 @Module({})
 export class AuthModule {
-  static forRoot(): DynamicModule {
+  /** `service`: the app's name; its replicas share each key's REST rate, other services do not. */
+  static forRoot(options: { readonly service: string }): DynamicModule {
     return {
       module: AuthModule,
       // One key registry per process, used by guards, streams and metrics alike.
       global: true,
       imports: [TypeOrmModule.forFeature(AUTH_ENTITIES)],
-      controllers: [KeyChangesController],
+      controllers: [KeyChangesController, RateUsedController],
       providers: [
         {
           provide: AUTH_OPTIONS,
@@ -31,12 +34,26 @@ export class AuthModule {
             cacheTtlMs: config.get('AUTH_CACHE_TTL_MS', { infer: true }),
           }),
         },
+        {
+          provide: RATE_LIMIT_OPTIONS,
+          inject: [ConfigService],
+          useFactory: (
+            config: ConfigService<{ RATE_LIMIT_RPS: number; RATE_LIMIT_BURST: number }, true>,
+          ): RateLimitOptions => ({
+            defaultRate: {
+              rps: config.get('RATE_LIMIT_RPS', { infer: true }),
+              burst: config.get('RATE_LIMIT_BURST', { infer: true }),
+            },
+            service: options.service,
+          }),
+        },
+        RateLimits,
         KeyStore,
         KeyRegistry,
         AuthService,
         ApiKeyGuard,
       ],
-      exports: [AuthService, KeyRegistry, ApiKeyGuard],
+      exports: [AuthService, KeyRegistry, ApiKeyGuard, RateLimits],
     };
   }
 }

@@ -14,4 +14,8 @@ export * from './key-decision-cache';
 export * from './key-record';
 export * from './key-registry';
 export * from './key-store';
+export * from './rate-limit/rate-limits';
+export * from './rate-limit/rest-rate-limit';
+export * from './rate-limit/shared-rate-limiter';
+export * from './rate-limit/token-bucket';
 export * from './scopes';

@@ -1,3 +1,4 @@
+import type { RateLimit } from './rate-limit/token-bucket';
 import type { Scope } from './scopes';
 
 /** What the registry knows about one key, as read from the database. */
@@ -11,6 +12,8 @@ export interface KeyRecord {
   readonly fixturesSports: readonly number[];
   /** Sportsbook grant name → allowed sportsbook sport ids. */
   readonly grants: Readonly<Record<string, readonly number[]>>;
+  /** The key's own REST rate; null (or absent): the service defaults. */
+  readonly rate?: RateLimit | null;
 }
 
 /**
@@ -22,6 +25,8 @@ export class Principal {
   readonly accountId: string;
   readonly active: boolean;
   readonly expiresAt: Date | null;
+  /** The key's own REST rate, or null for the service defaults. */
+  readonly rate: RateLimit | null;
   private readonly scopes: ReadonlySet<Scope>;
   private readonly fixturesSportSet: ReadonlySet<number>;
   private readonly grants: ReadonlyMap<string, ReadonlySet<number>>;
@@ -31,6 +36,7 @@ export class Principal {
     this.accountId = record.accountId;
     this.active = record.active;
     this.expiresAt = record.expiresAt;
+    this.rate = record.rate ?? null;
     this.scopes = new Set(record.scopes);
     this.fixturesSportSet = new Set(record.fixturesSports);
     this.grants = new Map(Object.entries(record.grants).map(([book, sports]) => [book, new Set(sports)]));

@@ -28,5 +28,6 @@ export function toKeyRecord(key: ApiKeyEntity): KeyRecord {
     expiresAt: key.expiresAt,
     fixturesSports: key.account.fixturesSports,
     grants: Object.fromEntries((key.grants ?? []).map((grant) => [grant.book, grant.sports])),
+    rate: key.rateRps !== null && key.rateBurst !== null ? { rps: key.rateRps, burst: key.rateBurst } : null,
   };
 }

@@ -57,4 +57,30 @@ export class ServiceEnv extends MessagingEnv {
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  /** REST requests per second per key, unless the key has its own rate. */
+  @IntegerEnv()
+  @IsInt({ message: 'RATE_LIMIT_RPS must be an integer' })
+  @Min(1, { message: 'RATE_LIMIT_RPS must be at least 1' })
+  @Max(1_000_000, { message: 'RATE_LIMIT_RPS must not exceed 1000000' })
+  RATE_LIMIT_RPS: number = 50;
+
+  /** Requests a key may make at once before the rate applies (`RateLimit-Limit`). */
+  @IntegerEnv()
+  @IsInt({ message: 'RATE_LIMIT_BURST must be an integer' })
+  @Min(1, { message: 'RATE_LIMIT_BURST must be at least 1' })
+  @Max(1_000_000, { message: 'RATE_LIMIT_BURST must not exceed 1000000' })
+  RATE_LIMIT_BURST: number = 100;
+
+  /** Open stream sockets one key may hold on one replica of the service. */
+  @IntegerEnv()
+  @IsInt({ message: 'STREAM_MAX_CONNECTIONS_PER_KEY must be an integer' })
+  @Min(1, { message: 'STREAM_MAX_CONNECTIONS_PER_KEY must be at least 1' })
+  STREAM_MAX_CONNECTIONS_PER_KEY: number = 50;
+
+  /** Match subscriptions one stream socket may hold. */
+  @IntegerEnv()
+  @IsInt({ message: 'STREAM_MAX_SUBSCRIPTIONS must be an integer' })
+  @Min(1, { message: 'STREAM_MAX_SUBSCRIPTIONS must be at least 1' })
+  STREAM_MAX_SUBSCRIPTIONS: number = 2000;
 }

@@ -35,5 +35,14 @@ export function installHttpPipeline(app: INestApplication, options: HttpEdgeOpti
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   installHttpEdge(app, options);
   express.set('query parser', 'simple');
-  app.enableCors({ exposedHeaders: ['X-Request-Id', 'ETag'] });
+  app.enableCors({
+    exposedHeaders: [
+      'X-Request-Id',
+      'ETag',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ],
+  });
 }

@@ -29,11 +29,27 @@ export interface FeedHealthEvent {
   readonly healthy: boolean;
 }
 
+/**
+ * REST requests one replica admitted per key in the last ~100 ms, so the
+ * other replicas of the same service take them from their buckets too.
+ */
+export interface RateUsedEvent {
+  /** The service whose limit was spent (`fixtures-live`, `odds-passthrough`). */
+  readonly service: string;
+  /** The sending replica, which skips its own reports. */
+  readonly replica: string;
+  /** Key id → admitted requests and the limit the sender applied. */
+  readonly used: Readonly<
+    Record<string, { readonly n: number; readonly rps: number; readonly burst: number }>
+  >;
+}
+
 export interface SubjectPayloads {
   'auth.keys.changed': KeysChangedEvent;
   'fixtures.kits.wanted': KitsWantedEvent;
   'fixtures.catalog.changed': CatalogChangedEvent;
   'fixtures.feed.health': FeedHealthEvent;
+  'auth.rate.used': RateUsedEvent;
 }
 
 export type Subject = keyof SubjectPayloads;
@@ -43,6 +59,7 @@ export const Subjects = {
   fixturesKitsWanted: 'fixtures.kits.wanted',
   fixturesCatalogChanged: 'fixtures.catalog.changed',
   fixturesFeedHealth: 'fixtures.feed.health',
+  authRateUsed: 'auth.rate.used',
 } as const satisfies Record<string, Subject>;
 
 /** Subjects whose payload is JSON that handlers receive parsed; every other one carries frame bytes. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { BufferLimits } from './buffered-sender';
 import type { Conflate } from './outgoing-queue';
 import type { StreamConnection } from './stream-connection';
-import type { HandshakeRejection, StreamHeartbeat, StreamServer } from './stream-server';
+import type { ConnectionLimit, HandshakeRejection, StreamHeartbeat, StreamServer } from './stream-server';
 
 /** What a gateway decides about its clients before and after the upgrade. */
 export interface StreamHandshake<P, M> {
@@ -19,6 +19,8 @@ export interface StreamHandshake<P, M> {
   readonly heartbeat?: StreamHeartbeat<M>;
   /** The app's text for a handshake query parameter that cannot be served (answered with 400). */
   invalidParameter?(name: string): string;
+  /** Open sockets one key may hold across the app's stream endpoints. */
+  readonly connectionLimit?: ConnectionLimit<P>;
 }
 
 /**
@@ -50,6 +52,7 @@ export class GatewayStream<P = unknown, M = unknown> {
       invalidParameter: handshake.invalidParameter
         ? (name) => handshake.invalidParameter?.(name) ?? ''
         : undefined,
+      connectionLimit: handshake.connectionLimit,
     });
   }
 

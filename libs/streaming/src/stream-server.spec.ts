@@ -22,9 +22,9 @@ function open(url: string, options?: WebSocket.ClientOptions): Promise<Opened> {
   });
 }
 
-function refused(url: string): Promise<{ status: number; body: string }> {
+function refused(url: string, options?: WebSocket.ClientOptions): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, options);
     socket.once('open', () => reject(new Error('the handshake was accepted')));
     socket.once('error', () => undefined);
     socket.once('unexpected-response', (_request, response) => {
@@ -129,6 +129,44 @@ describe('StreamServer', () => {
       /\r\n\r\n\{"detail":"invalid WebSocket handshake: missing or invalid Sec-WebSocket-Key"\}$/,
     );
     expect(accepted).toHaveLength(0);
+  });
+
+  it('refuses one socket more than a key may hold with 429, counting every endpoint, until one closes', async () => {
+    const limited = (path: string) =>
+      server.register<string, unknown>({
+        path,
+        authenticate: (request) => Promise.resolve(String(request.headers['x-api-key'])),
+        reject: (error) =>
+          error instanceof HttpException
+            ? { status: error.getStatus(), body: { detail: error.message } }
+            : { status: 401, body: { detail: 'no' } },
+        accept: (connection) => accepted.push(connection),
+        errorFrame: (message) => JSON.stringify({ error: message }),
+        connectionLimit: { max: 2, keyOf: (principal) => principal },
+      });
+    limited('/v1/limited-a');
+    limited('/v1/limited-b');
+    const as = (key: string) => ({ headers: { 'x-api-key': key } });
+    const first = await open(`${base}/v1/limited-a`, as('a'));
+    await open(`${base}/v1/limited-b`, as('a'));
+    await expect(refused(`${base}/v1/limited-a`, as('a'))).resolves.toEqual({
+      status: 429,
+      body: '{"detail":"connection limit reached"}',
+    });
+    await open(`${base}/v1/limited-a`, as('b'));
+    first.socket.close();
+    await closed(first.socket);
+    await waitFor(
+      async () => {
+        try {
+          (await open(`${base}/v1/limited-b`, as('a'))).socket.close();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 2000, what: 'a socket of key a to be accepted again' },
+    );
   });
 
   it('takes client frames under 64 KiB and closes the socket with 1009 on one of 64 KiB', async () => {

@@ -18,6 +18,7 @@ import { redactKeys } from '@app/observability';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import { clientsOverBudget } from './buffer-budget';
 import { asksForWebSocket, handshakeProblem } from './handshake-check';
+import { CONNECTION_LIMIT_REACHED } from './stream-limits';
 import { HeartbeatSchedule, heartbeatParameter } from './heartbeat-schedule';
 import type { Conflate, OutgoingFrame } from './outgoing-queue';
 import { CloseCode, StreamConnection } from './stream-connection';
@@ -77,6 +78,18 @@ export interface StreamEndpoint<P, M = unknown> {
   readonly heartbeat?: StreamHeartbeat<M>;
   /** The app's text for a handshake query parameter that cannot be served (answered with 400). */
   invalidParameter?(name: string): string;
+  /** Open sockets one key may hold on this server; see ConnectionLimit. */
+  readonly connectionLimit?: ConnectionLimit<P>;
+}
+
+/**
+ * At most `max` open sockets per key on this server, every endpoint counted
+ * together (so per key per service on each replica); one more is refused
+ * before the upgrade with 429 in the endpoint's error shape.
+ */
+export interface ConnectionLimit<P> {
+  readonly max: number;
+  keyOf(principal: P): string;
 }
 
 export interface StreamHeartbeat<M> {
@@ -103,6 +116,8 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     StreamConnection<unknown, unknown>,
     { endpoint: StreamEndpoint<unknown, unknown>; request: IncomingMessage }
   >();
+  /** Sockets per key, counted from the moment a handshake passes until its TCP connection closes. */
+  private readonly socketsPerKey = new Map<string, number>();
   private readonly wss: WebSocketServer;
   private server?: Server;
   private pingTimer?: NodeJS.Timeout;
@@ -290,6 +305,9 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     }
     if (this.stopping) return refuse(socket, shuttingDown());
     if (socket.destroyed) return;
+    if (endpoint.connectionLimit && !this.holdSocketForKey(endpoint.connectionLimit, principal, socket)) {
+      return refuse(socket, endpoint.reject(new HttpException(CONNECTION_LIMIT_REACHED, 429)));
+    }
     const stats = this.stats.get(endpoint.path);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(principal, ws, {
@@ -315,6 +333,24 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
         connection.close(1011, 'internal error');
       }
     });
+  }
+
+  /**
+   * Counts the socket against its key unless the key already holds its
+   * limit. The count goes when the TCP connection closes, whatever happens in
+   * between (the WebSocket library refuses the upgrade, the client leaves).
+   */
+  private holdSocketForKey<P>(limit: ConnectionLimit<P>, principal: P, socket: Duplex): boolean {
+    const key = limit.keyOf(principal);
+    const held = this.socketsPerKey.get(key) ?? 0;
+    if (held >= limit.max) return false;
+    this.socketsPerKey.set(key, held + 1);
+    socket.once('close', () => {
+      const left = (this.socketsPerKey.get(key) ?? 1) - 1;
+      if (left > 0) this.socketsPerKey.set(key, left);
+      else this.socketsPerKey.delete(key);
+    });
+    return true;
   }
 }
 

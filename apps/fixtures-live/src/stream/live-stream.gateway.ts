@@ -1,4 +1,5 @@
 import { Logger, UseFilters } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import {
   ConnectedSocket,
   MessageBody,
@@ -16,6 +17,7 @@ import {
   StreamExceptionFilter,
 } from '@app/streaming';
 import { fixturesAuthDetail } from '../common/auth-messages';
+import type { FixturesEnv } from '../config/fixtures.env';
 import { conflateLiveFrames, type LiveFrameMeta } from './live-frames';
 import { LiveStreamService } from './live-stream.service';
 import { MatchRequestDto, SubscribeRequestDto } from './match-request.dto';
@@ -40,6 +42,7 @@ export class LiveStreamGateway
   constructor(
     private readonly auth: AuthService,
     private readonly live: LiveStreamService,
+    private readonly config: ConfigService<FixturesEnv, true>,
   ) {}
 
   afterInit(stream: GatewayStream<Principal, LiveFrameMeta>): void {
@@ -51,6 +54,10 @@ export class LiveStreamGateway
       // No default period: fixtures-live sends heartbeats only to clients that ask with heartbeat_ms.
       heartbeat: { frame: () => this.live.heartbeat() },
       invalidParameter: (name) => `invalid parameter ${name}: expected an integer from 500 to 60000`,
+      connectionLimit: {
+        max: this.config.get('STREAM_MAX_CONNECTIONS_PER_KEY', { infer: true }),
+        keyOf: (principal) => principal.keyId,
+      },
     });
   }
 

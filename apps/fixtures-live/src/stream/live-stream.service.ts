@@ -1,8 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { AuthService } from '@app/auth';
 import { Clock } from '@app/clock';
 import { type ChangePosition, DynamicSubjects, type FeedHealthEvent, NatsLink } from '@app/messaging';
 import { StreamServer } from '@app/streaming';
+import type { FixturesEnv } from '../config/fixtures.env';
 import { HeardLiveStates } from '../live/heard-live-states';
 import { LiveMatchDirectory } from '../live/live-match-directory';
 import { LiveChangeLog } from '../live/live-change-log';
@@ -34,9 +36,13 @@ export class LiveStreamService implements OnApplicationBootstrap, OnApplicationS
     directory: LiveMatchDirectory,
     private readonly log: LiveChangeLog,
     private readonly clock: Clock,
+    config: ConfigService<FixturesEnv, true>,
   ) {
-    this.subscriptions = new LiveSubscriptions(directory, (match, afterSeq) =>
-      log.replay(DynamicSubjects.fixturesLog(match.sportId, match.id), afterSeq),
+    this.subscriptions = new LiveSubscriptions(
+      directory,
+      (match, afterSeq) => log.replay(DynamicSubjects.fixturesLog(match.sportId, match.id), afterSeq),
+      () => Date.now(),
+      config.get('STREAM_MAX_SUBSCRIPTIONS', { infer: true }),
     );
   }
 

@@ -117,6 +117,33 @@ describe('LiveSubscriptions', () => {
     expect(client.frames).toEqual([frameOf('snapshot', 1, null, 1, 10), frameOf('update', 2, 1, 1, 11)]);
   });
 
+  it('answers one match more than the limit with an error frame, and the other matches go on', async () => {
+    const limited = new LiveSubscriptions(directory, log.replay, () => Date.now(), 2);
+    subscriptions = limited;
+    store(1, 10);
+    store(2, 20);
+    const client = new FakeSubscriber(principal([10, 20]));
+    await limited.subscribe(client, 1);
+    await limited.subscribe(client, 2);
+    await limited.subscribe(client, 2); // again: not one more
+    await limited.subscribe(client, 3);
+    expect(client.frames.slice(-1)).toEqual([{ op: 'error', error: 'subscription limit reached' }]);
+    expect(limited.subscriptionCount).toBe(2);
+    client.frames.length = 0;
+    publish(1, 11);
+    publish(2, 21);
+    const updates = client.frames as Array<{ op: string; data: { match_id: number; minute: number } }>;
+    expect(updates.map((frame) => [frame.op, frame.data.match_id, frame.data.minute])).toEqual([
+      ['update', 1, 11],
+      ['update', 2, 21],
+    ]);
+    limited.unsubscribe(client, 1);
+    client.frames.length = 0;
+    await limited.subscribe(client, 3);
+    expect(limited.subscriptionCount).toBe(2);
+    expect(client.frames).toEqual([]);
+  });
+
   it('makes the first frame of a match that is not live yet a snapshot, when it goes live', async () => {
     const client = new FakeSubscriber(principal([10]));
     await subscriptions.subscribe(client, 2);

@@ -1,5 +1,6 @@
 import type { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
+import { mayFollowAnother, SUBSCRIPTION_LIMIT_REACHED } from '@app/streaming';
 import type { LiveMatchDirectory, VisibleMatch } from '../live/live-match-directory';
 import { errorFrameText, type LiveFrame, liveFrame } from './live-frames';
 import { payloadText } from './payload-text';
@@ -69,6 +70,8 @@ export class LiveSubscriptions {
     private readonly directory: LiveMatchDirectory,
     private readonly replay: ChangeReplay,
     private readonly now: () => number = () => Date.now(),
+    /** Matches one subscriber may follow at once (STREAM_MAX_SUBSCRIPTIONS). */
+    private readonly maxPerSubscriber = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Matches with at least one subscriber on this replica. */
@@ -85,9 +88,15 @@ export class LiveSubscriptions {
 
   /**
    * Follows a match, from `resumeAfter` when the change log still holds every
-   * change after it; what cannot be served becomes an error frame.
+   * change after it; what cannot be served becomes an error frame, as does a
+   * new match beyond the subscriber's limit (its other matches go on).
    */
   async subscribe(subscriber: LiveSubscriber, matchId: number, options: FollowOptions = {}): Promise<void> {
+    const held = this.bySubscriber.get(subscriber);
+    if (!mayFollowAnother(held?.size ?? 0, held?.has(matchId) ?? false, this.maxPerSubscriber)) {
+      subscriber.sendText(errorFrameText(SUBSCRIPTION_LIMIT_REACHED));
+      return;
+    }
     try {
       await this.join(subscriber, matchId, options);
     } catch {

@@ -7,6 +7,7 @@ import {
   ApiBadRequestResponse,
   ApiSecurity,
   ApiServiceUnavailableResponse,
+  ApiTooManyRequestsResponse,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -53,6 +54,7 @@ export function createBookController(book: BookConfig): Type {
     type: ErrorDto,
     description: `missing required scope: odds / API key not permitted for sportsbook: ${book.grant} / API key not permitted for sport <id>`,
   })
+  @ApiTooManyRequestsResponse({ type: ErrorDto, description: 'rate limit exceeded' })
   @ApiServiceUnavailableResponse({ type: ErrorDto, description: 'auth backend unavailable' })
   @Controller(book.prefix.slice(1))
   @RequiresScopes(Scope.Odds)

@@ -71,6 +71,11 @@ export function createBookGateway(book: BookConfig): Type {
           frame: () => this.subscriptions.heartbeat(this.clock.now()),
         },
         invalidParameter: (name) => `invalid parameter: ${name}`,
+        // Counted over every book's stream together: the limit is per key per service.
+        connectionLimit: {
+          max: this.config.get('STREAM_MAX_CONNECTIONS_PER_KEY', { infer: true }),
+          keyOf: (principal) => principal.keyId,
+        },
       });
     }
 

@@ -1,10 +1,12 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { AuthService } from '@app/auth';
 import { StreamServer } from '@app/streaming';
 import { Clock } from '@app/clock';
 import { DynamicSubjects } from '@app/messaging';
 import { BookChangeLogs } from '../book/book-change-logs';
 import { BookReadPort } from '../book/book-read-port';
+import type { OddsEnv } from '../config/odds.env';
 import { type BookReplay, BookSubscriptions } from './book-subscriptions';
 
 /**
@@ -25,7 +27,9 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
     private readonly server: StreamServer,
     logs: BookChangeLogs,
     clock: Clock,
+    config: ConfigService<OddsEnv, true>,
   ) {
+    const maxPerSocket = config.get('STREAM_MAX_SUBSCRIPTIONS', { infer: true });
     for (const book of replica.books()) {
       const log = logs.of(book.name);
       const replay: BookReplay = (scope, afterSeq) =>
@@ -37,7 +41,7 @@ export class BookStreamService implements OnApplicationBootstrap, OnApplicationS
         );
       this.streams.set(
         book.name,
-        new BookSubscriptions(replica, book.name, book.grant, replay, () => clock.now()),
+        new BookSubscriptions(replica, book.name, book.grant, replay, () => clock.now(), maxPerSocket),
       );
     }
   }

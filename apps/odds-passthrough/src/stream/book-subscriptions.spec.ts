@@ -189,6 +189,27 @@ describe('BookSubscriptions', () => {
     replica.apply(300, 33, [selection('m1', 1)]);
   });
 
+  it('answers one match more than the limit with an error frame, and the other matches go on', async () => {
+    subscriptions = new BookSubscriptions(replica, 'book', 'book', replica.replay, () => Date.now(), 2);
+    const client = connect([29, 33]);
+    await subscriptions.subscribe(client, 100);
+    await subscriptions.subscribe(client, 200);
+    await subscriptions.subscribe(client, 200); // again: not one more
+    await subscriptions.subscribe(client, 300);
+    expect(client.frames.slice(-1)).toEqual([{ type: 'error', error: 'subscription limit reached' }]);
+    client.frames.length = 0;
+    replica.apply(100, 29, [selection('m1', 2)]);
+    replica.apply(200, 29, [selection('m1', 2)]);
+    expect(client.frames.map((frame) => [frame.type, frame.match_id])).toEqual([
+      ['update', 100],
+      ['update', 200],
+    ]);
+    subscriptions.unsubscribe(client, 100);
+    client.frames.length = 0;
+    await subscriptions.subscribe(client, 300);
+    expect(client.types()).toEqual(['snapshot']);
+  });
+
   it('sends a snapshot on subscribe, then updates with the book replica bytes, shared by all', async () => {
     const a = connect([29]);
     const b = connect([29]);

@@ -1,5 +1,6 @@
 import type { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
+import { mayFollowAnother, SUBSCRIPTION_LIMIT_REACHED } from '@app/streaming';
 import type { BookReadPort } from '../book/book-read-port';
 import type { BookChange } from '../book/domain/match-odds';
 import {
@@ -75,6 +76,8 @@ export class BookSubscriptions {
     private readonly grant: string,
     private readonly replay: BookReplay,
     private readonly now: () => number = () => Date.now(),
+    /** Matches one subscriber may follow at once (STREAM_MAX_SUBSCRIPTIONS); subscribe_all is not counted. */
+    private readonly maxPerSubscriber = Number.POSITIVE_INFINITY,
   ) {}
 
   get clientCount(): number {
@@ -144,11 +147,16 @@ export class BookSubscriptions {
   /**
    * Follows one match: its changes after `resumeAfter` when the log still
    * holds them all, else a snapshot now; then its updates. An unknown or
-   * ungranted match gets an error frame.
+   * ungranted match gets an error frame, as does a new match beyond the
+   * subscriber's limit (its other matches go on).
    */
   async subscribe(subscriber: BookSubscriber, matchId: number, options: FollowOptions = {}): Promise<void> {
     const state = this.clients.get(subscriber);
     if (!state) return;
+    if (!mayFollowAnother(state.matches.size, state.matches.has(matchId), this.maxPerSubscriber)) {
+      subscriber.sendText(errorFrameText(SUBSCRIPTION_LIMIT_REACHED));
+      return;
+    }
     const sportId = this.replica.matchSport(this.book, matchId);
     if (sportId === undefined || !this.replica.snapshot(this.book, matchId)) {
       subscriber.sendText(errorFrameText(`match not found: ${matchId}`));

@@ -37,6 +37,13 @@ export class ApiKeyEntity {
   @Column('timestamptz', { name: 'expires_at', nullable: true })
   expiresAt!: Date | null;
 
+  /** The key's own REST rate; null: the service defaults (RATE_LIMIT_RPS, RATE_LIMIT_BURST). */
+  @Column('integer', { name: 'rate_rps', nullable: true })
+  rateRps!: number | null;
+
+  @Column('integer', { name: 'rate_burst', nullable: true })
+  rateBurst!: number | null;
+
   @OneToMany(() => SportsbookGrantEntity, (grant) => grant.key, { cascade: true })
   grants?: SportsbookGrantEntity[];
 

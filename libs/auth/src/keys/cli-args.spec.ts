@@ -1,4 +1,12 @@
-import { CliError, parseExpiry, parseGrants, parseKeysCommand, parseScopes, parseSports } from './cli-args';
+import {
+  CliError,
+  parseExpiry,
+  parseGrants,
+  parseKeysCommand,
+  parseRate,
+  parseScopes,
+  parseSports,
+} from './cli-args';
 
 function cliError(run: () => unknown): CliError {
   try {
@@ -50,6 +58,23 @@ describe('parseKeysCommand', () => {
         scopes: ['fixtures', 'odds'],
         expiresAt: new Date('2027-01-31T00:00:00Z'),
         grants: { pinnacle: [29, 33], bet365: [1] },
+        rate: null,
+      });
+    });
+
+    it('parses --rate on key:issue and key:update, and default to clear it', () => {
+      expect(parse('key:issue --account acc-1 --scopes odds --rate 20/40')).toMatchObject({
+        rate: { rps: 20, burst: 40 },
+      });
+      expect(parse('key:update --id key-1 --rate 5')).toEqual({
+        name: 'key:update',
+        id: 'key-1',
+        rate: { rps: 5, burst: 10 },
+      });
+      expect(parse('key:update --id key-1 --rate default')).toEqual({
+        name: 'key:update',
+        id: 'key-1',
+        rate: null,
       });
     });
 
@@ -60,6 +85,7 @@ describe('parseKeysCommand', () => {
         scopes: ['fixtures'],
         expiresAt: null,
         grants: {},
+        rate: null,
       });
     });
 
@@ -97,13 +123,20 @@ describe('parseKeysCommand', () => {
   describe('--option=value form', () => {
     it('reads the value after the first =', () => {
       expect(
-        parseKeysCommand(['key:issue', '--account=acc-1', '--scopes=odds', '--grant=pinnacle=29,33']),
+        parseKeysCommand([
+          'key:issue',
+          '--account=acc-1',
+          '--scopes=odds',
+          '--grant=pinnacle=29,33',
+          '--rate=3/6',
+        ]),
       ).toEqual({
         name: 'key:issue',
         account: 'acc-1',
         scopes: ['odds'],
         expiresAt: null,
         grants: { pinnacle: [29, 33] },
+        rate: { rps: 3, burst: 6 },
       });
     });
 
@@ -236,6 +269,22 @@ describe('parseExpiry', () => {
     expect(() => parseExpiry('2026-02-30T00:00:00Z', false)).toThrow(CliError);
     expect(() => parseExpiry('2026-04-31T00:00:00Z', false)).toThrow(CliError);
   });
+});
+
+describe('parseRate', () => {
+  it('reads RPS/BURST, RPS alone with twice the rate as burst, and default', () => {
+    expect(parseRate('20/20')).toEqual({ rps: 20, burst: 20 });
+    expect(parseRate(' 50 ')).toEqual({ rps: 50, burst: 100 });
+    expect(parseRate('1000000')).toEqual({ rps: 1_000_000, burst: 1_000_000 });
+    expect(parseRate('DEFAULT')).toBeNull();
+  });
+
+  it.each(['', '0', '0/5', '5/0', '1.5', '-3', '5/', '/5', '5/5/5', 'fast', '1000001', '5/1000001'])(
+    'refuses %p',
+    (value) => {
+      expect(cliError(() => parseRate(value)).message).toMatch(/^malformed --rate/);
+    },
+  );
 });
 
 describe('parseGrants', () => {

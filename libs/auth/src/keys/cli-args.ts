@@ -1,3 +1,4 @@
+import type { RateLimit } from '../rate-limit/token-bucket';
 import { ALL_SCOPES, isScope, type Scope } from '../scopes';
 
 export class CliError extends Error {}
@@ -6,6 +7,9 @@ export class CliError extends Error {}
 export type SportRef = { readonly id: number } | { readonly providerKey: string };
 
 export type ExpiryChange = Date | null;
+
+/** A key's own rate, or null: back to the service defaults. */
+export type RateChange = RateLimit | null;
 
 export type KeysCommand =
   | { readonly name: 'account:create'; readonly accountName: string; readonly sports: readonly SportRef[] }
@@ -16,6 +20,7 @@ export type KeysCommand =
       readonly scopes: readonly Scope[];
       readonly expiresAt: Date | null;
       readonly grants: Readonly<Record<string, readonly number[]>>;
+      readonly rate: RateChange;
     }
   | {
       readonly name: 'key:update';
@@ -23,6 +28,7 @@ export type KeysCommand =
       readonly scopes?: readonly Scope[];
       readonly expiresAt?: ExpiryChange;
       readonly grants?: Readonly<Record<string, readonly number[]>>;
+      readonly rate?: RateChange;
     }
   | { readonly name: 'key:disable' | 'key:enable'; readonly id: string }
   | { readonly name: 'key:list'; readonly account?: string };
@@ -40,8 +46,8 @@ export const COMMANDS = [
 const ALLOWED_OPTIONS: Record<(typeof COMMANDS)[number], readonly string[]> = {
   'account:create': ['name', 'sports'],
   'account:sports': ['account', 'sports'],
-  'key:issue': ['account', 'scopes', 'expires-at', 'grant'],
-  'key:update': ['id', 'scopes', 'expires-at', 'grant'],
+  'key:issue': ['account', 'scopes', 'expires-at', 'grant', 'rate'],
+  'key:update': ['id', 'scopes', 'expires-at', 'grant', 'rate'],
   'key:disable': ['id'],
   'key:enable': ['id'],
   'key:list': ['account'],
@@ -77,24 +83,28 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
       };
     case 'key:issue': {
       const expiresAt = optional(options, 'expires-at');
+      const rate = optional(options, 'rate');
       return {
         name,
         account: required(options, 'account'),
         scopes: parseScopes(required(options, 'scopes')),
         expiresAt: expiresAt === undefined ? null : parseExpiry(expiresAt, false),
         grants: parseGrants(options.get('grant') ?? []),
+        rate: rate === undefined ? null : parseRate(rate),
       };
     }
     case 'key:update': {
       const scopes = optional(options, 'scopes');
       const expiresAt = optional(options, 'expires-at');
       const grants = options.get('grant');
+      const rate = optional(options, 'rate');
       return {
         name,
         id: required(options, 'id'),
         ...(scopes !== undefined && { scopes: parseScopes(scopes) }),
         ...(expiresAt !== undefined && { expiresAt: parseExpiry(expiresAt, true) }),
         ...(grants !== undefined && { grants: parseGrants(grants) }),
+        ...(rate !== undefined && { rate: parseRate(rate) }),
       };
     }
     case 'key:disable':
@@ -195,6 +205,27 @@ function isCalendarDate(match: RegExpExecArray): boolean {
   return (
     month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60
   );
+}
+
+/** Highest rate or burst a key may be given; far above what one key should ever need. */
+export const MAX_RATE = 1_000_000;
+
+/**
+ * `RPS/BURST`, or `RPS` alone with a burst of twice the rate (the ratio of
+ * the service defaults); `default` gives the key back the service defaults.
+ */
+export function parseRate(value: string): RateChange {
+  const trimmed = value.trim();
+  if (trimmed.toLowerCase() === 'default') return null;
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(trimmed);
+  const rps = match ? Number(match[1]) : Number.NaN;
+  const burst = match?.[2] !== undefined ? Number(match[2]) : Math.min(2 * rps, MAX_RATE);
+  if (!(rps >= 1 && rps <= MAX_RATE && burst >= 1 && burst <= MAX_RATE)) {
+    throw new CliError(
+      `malformed --rate ${value}: expected RPS or RPS/BURST, whole numbers from 1 to ${MAX_RATE}, or default`,
+    );
+  }
+  return { rps, burst };
 }
 
 export function parseGrants(values: readonly string[]): Record<string, number[]> {

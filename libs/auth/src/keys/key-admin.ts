@@ -1,8 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { generateApiKey, hashApiKey } from '../api-key';
 import { AccountEntity, ApiKeyEntity, SportsbookGrantEntity } from '../entities';
+import type { RateLimit } from '../rate-limit/token-bucket';
 import type { Scope } from '../scopes';
-import { CliError, type SportRef } from './cli-args';
+import { CliError, type RateChange, type SportRef } from './cli-args';
 
 /** How a key is shown to an operator: everything but the key itself. */
 export interface KeyView {
@@ -12,6 +13,8 @@ export interface KeyView {
   readonly active: boolean;
   readonly expires_at: string | null;
   readonly grants: Readonly<Record<string, readonly number[]>>;
+  /** The key's own REST rate; null: the service defaults apply. */
+  readonly rate: RateLimit | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -20,6 +23,7 @@ export interface KeyChanges {
   readonly scopes?: readonly Scope[];
   readonly expiresAt?: Date | null;
   readonly grants?: Readonly<Record<string, readonly number[]>>;
+  readonly rate?: RateChange;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,6 +54,7 @@ export class KeyAdmin {
     scopes: readonly Scope[],
     expiresAt: Date | null,
     grants: Readonly<Record<string, readonly number[]>>,
+    rate: RateChange = null,
   ): Promise<{ id: string; key: string }> {
     await this.requireAccount(accountId);
     const key = generateApiKey();
@@ -60,6 +65,7 @@ export class KeyAdmin {
         scopes: [...scopes],
         active: true,
         expiresAt,
+        ...rateColumns(rate),
       });
       await replaceGrants(manager, saved.id, grants);
       return saved.id;
@@ -75,6 +81,7 @@ export class KeyAdmin {
         {
           ...(changes.scopes !== undefined && { scopes: [...changes.scopes] }),
           ...(changes.expiresAt !== undefined && { expiresAt: changes.expiresAt }),
+          ...(changes.rate !== undefined && rateColumns(changes.rate)),
           updatedAt: new Date(),
         },
       );
@@ -156,6 +163,10 @@ async function replaceGrants(
   if (rows.length > 0) await repository.insert(rows);
 }
 
+function rateColumns(rate: RateChange): { rateRps: number | null; rateBurst: number | null } {
+  return { rateRps: rate?.rps ?? null, rateBurst: rate?.burst ?? null };
+}
+
 function toKeyView(key: ApiKeyEntity): KeyView {
   const grants = [...(key.grants ?? [])].sort((a, b) => a.book.localeCompare(b.book));
   return {
@@ -165,6 +176,7 @@ function toKeyView(key: ApiKeyEntity): KeyView {
     active: key.active,
     expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
     grants: Object.fromEntries(grants.map((grant) => [grant.book, grant.sports])),
+    rate: key.rateRps !== null && key.rateBurst !== null ? { rps: key.rateRps, burst: key.rateBurst } : null,
     created_at: key.createdAt.toISOString(),
     updated_at: key.updatedAt.toISOString(),
   };

@@ -24,7 +24,13 @@ export async function executeKeysCommand(command: KeysCommand, deps: KeysCommand
       return { account: command.account, sports };
     }
     case 'key:issue': {
-      const issued = await admin.issueKey(command.account, command.scopes, command.expiresAt, command.grants);
+      const issued = await admin.issueKey(
+        command.account,
+        command.scopes,
+        command.expiresAt,
+        command.grants,
+        command.rate,
+      );
       // A lookup of the new key may have been cached as unknown moments ago.
       await announce({ change: 'key', keyId: issued.id, accountId: command.account });
       return issued;

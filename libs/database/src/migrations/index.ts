@@ -3,6 +3,7 @@ import { FixturesCatalog1763800000000 } from './1763800000000-fixtures-catalog';
 import { FixturesChangePositions1764000000000 } from './1764000000000-fixtures-change-positions';
 import { OddsBook1763900000000 } from './1763900000000-odds-book';
 import { OddsChangePositions1764100000000 } from './1764100000000-odds-change-positions';
+import { KeyRateLimits1764200000000 } from './1764200000000-key-rate-limits';
 
 /** Every migration, in order. Listed explicitly because the apps are bundled. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   OddsBook1763900000000,
   FixturesChangePositions1764000000000,
   OddsChangePositions1764100000000,
+  KeyRateLimits1764200000000,
 ];

@@ -35,6 +35,9 @@ async function call(
   return { status: answer.status, headers: answer.headers, text: await answer.text() };
 }
 
+/** Routes served without a key, so without the key's rate-limit headers. */
+const KEYLESS_PATHS = new Set(['/v1/book/']);
+
 /**
  * The whole contract of one route on one process: a tagged 200, then 304 for
  * the tag, a list holding it (weak form too) and `*`, 200 for another tag,
@@ -59,7 +62,7 @@ async function expectConditional(service: ServiceProcess, path: string, key: str
       expect({ path, header, value: again.headers.get(header) }).toEqual({
         path,
         header,
-        value: expect.stringMatching(/^\d+$/) as unknown,
+        value: KEYLESS_PATHS.has(path) ? null : (expect.stringMatching(/^\d+$/) as unknown),
       });
     expect(again.headers.get('content-length')).toBeNull();
   }

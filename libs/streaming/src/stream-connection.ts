@@ -69,7 +69,12 @@ export class StreamConnection<P = unknown, M = unknown> {
   ) {
     this.slow = options.slow;
     this.errorFrame = options.errorFrame;
-    this.sender = new BufferedSender<M>(new WireSink(socket), options.limits, options.conflate, options.stats);
+    this.sender = new BufferedSender<M>(
+      new WireSink(socket),
+      options.limits,
+      options.conflate,
+      options.stats,
+    );
     socket.on('pong', () => (this.unansweredPings = 0));
     // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
     socket.on('message', (data) => this.messageListener?.(rawToText(data)));

@@ -34,3 +34,22 @@ export class HeardLiveStates {
     return text ? { text, position: state.position } : undefined;
   }
 }
+
+/**
+ * The newer of a match's stored snapshot and the one heard on NATS. The
+ * ingest stores a state after publishing it, so a replica can hear a state
+ * before PostgreSQL holds it: read alone, the stored row would hand a new
+ * subscriber (or a REST client) the state before, and the subscriber would
+ * not get the newer one until the match changes again. Positions decide;
+ * a stored state without one was stored while the change log refused it,
+ * after everything heard, so it wins.
+ */
+export function newerSnapshot(
+  stored: StoredSnapshot | null,
+  heard: StoredSnapshot | undefined,
+): StoredSnapshot | null {
+  if (!heard?.position) return stored;
+  if (stored === null) return heard;
+  if (!stored.position) return stored;
+  return heard.position.seq > stored.position.seq ? heard : stored;
+}

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '@app/database';
 import type { ChangePosition } from '@app/messaging';
 import { LastKnown } from '../common/last-known';
 import type { LiveSnapshot } from './domain';
-import { HeardLiveStates } from './heard-live-states';
+import { HeardLiveStates, newerSnapshot } from './heard-live-states';
 
 /** Snapshots read from PostgreSQL kept for an outage, for matches this replica has not heard. */
 const LAST_KNOWN_SNAPSHOTS = 20_000;
@@ -68,7 +68,7 @@ export class LiveSnapshotsService {
       return known;
     }
     this.lastKnown.remember(key, stored);
-    return stored;
+    return newerSnapshot(stored, this.heard.snapshot(matchId));
   }
 
   async snapshot(matchId: number): Promise<LiveSnapshot | null> {

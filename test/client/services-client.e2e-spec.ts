@@ -22,6 +22,7 @@ import { FakeLivescores, soccerState } from '../support/fake-livescores';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { freePort, type ServiceProcess, startService } from '../support/service-process';
 import { storedId } from '../support/stored-id';
+import { FreezingProxy } from './support/freezing-proxy';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 
@@ -348,6 +349,44 @@ describe('reference client against both services', () => {
       expect(hasTotal(stream)).toBe(false);
       expect(stream.stats.snapshots).toBe(snapshotsBefore);
       expect(stream.stats.snapshotsAfterResume).toBe(0);
+    }, 60_000);
+
+    it('takes a socket that stays silent for three heartbeat periods as dead, reconnects and resumes', async () => {
+      const proxy = new FreezingProxy(odds.port);
+      const port = await proxy.start();
+      const stream = new OddsStream({
+        url: `ws://127.0.0.1:${port}/v1/book/data`,
+        apiKey: key,
+        ...STREAM_TIMING,
+      });
+      streams.push(stream, { close: () => void proxy.stop() });
+      const reasons: string[] = [];
+      stream.on('connection', (change) => change.reason && reasons.push(change.reason));
+      stream.subscribe(MATCH);
+      stream.connect();
+      await waitFor(() => stream.book(MATCH) !== undefined, {
+        timeoutMs: 10_000,
+        what: 'the match snapshot',
+      });
+
+      const frozenAt = Date.now();
+      proxy.freeze();
+      const whileFrozen = movePrice();
+      await waitFor(() => stream.state === 'reconnecting', {
+        timeoutMs: 10_000,
+        what: 'the watchdog to fire',
+      });
+      // Three heartbeat periods of 1 s, give or take the last frame before the freeze.
+      expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(2_000);
+      expect(reasons).toContain('no frame for 3000 ms');
+      expect(stream.stats.silentSockets).toBe(1);
+
+      await waitFor(() => stream.state === 'resumed', { timeoutMs: 10_000, what: 'the stream to resume' });
+      await waitFor(() => homePrice(stream) === whileFrozen, {
+        timeoutMs: 10_000,
+        what: `price ${whileFrozen}`,
+      });
+      expect(stream.stats).toMatchObject({ snapshots: 1, snapshotsAfterResume: 0 });
     }, 60_000);
   });
 });

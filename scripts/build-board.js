@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the live board (board/src/board.js and the reference client from
 // packages/client/src) into board/dist/board.js, one script for the browser.
-// The demo runs this before it serves board/; so does `npm run build`.
+// The demo (npm start) runs this before it serves board/. Not part of
+// `npm run build`: the service image has no board.
 'use strict';
 const { join } = require('node:path');
 const { buildSync } = require('esbuild');

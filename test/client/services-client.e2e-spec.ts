@@ -58,6 +58,21 @@ describe('reference client against both services', () => {
 
   const wsUrl = (service: ServiceProcess, path: string) => `${service.url.replace('http', 'ws')}${path}`;
 
+  /** Waits like waitFor; a timeout also says where the stream stood, for a failure in CI. */
+  async function until(
+    stream: LiveScoresStream | OddsStream,
+    check: () => boolean,
+    what: string,
+    timeoutMs = 10_000,
+  ): Promise<void> {
+    try {
+      await waitFor(check, { timeoutMs, what });
+    } catch (error) {
+      const where = { state: stream.state, feedHealthy: stream.isFeedHealthy, stats: stream.stats };
+      throw new Error(`${(error as Error).message}; stream: ${JSON.stringify(where)}`);
+    }
+  }
+
   function goal(): number {
     goals += 1;
     provider.push(catalog.ids.arsChe.stat_id, soccerState({ score: { home: goals, away: 0 } }));
@@ -258,23 +273,17 @@ describe('reference client against both services', () => {
       stream.connect();
 
       const home = goal();
-      await waitFor(() => homeGoals(stream) === home, {
-        timeoutMs: 10_000,
-        what: `goal ${home} on the stream`,
-      });
+      await until(stream, () => homeGoals(stream) === home, `goal ${home} on the stream`);
       expect(stream.stats.snapshots).toBe(1);
       expect(stream.clockSeconds(arsChe)).toEqual(expect.any(Number));
-      await waitFor(() => heartbeats > 0, { timeoutMs: 5_000, what: 'a heartbeat' });
+      await until(stream, () => heartbeats > 0, 'a heartbeat', 5_000);
       expect(stream.isFeedHealthy).toBe(true);
       const before = stream.seqOf(arsChe)!;
 
       // The api goes away; the ingest keeps publishing while the client is out.
       const port = fixturesApi.port;
       await fixturesApi.stop();
-      await waitFor(() => stream.state === 'reconnecting', {
-        timeoutMs: 5_000,
-        what: 'the client to notice',
-      });
+      await until(stream, () => stream.state === 'reconnecting', 'the client to notice', 5_000);
       goal();
       const missedTo = goal();
       fixturesApi = await startService('fixtures-live', FIXTURES_READY, {
@@ -283,8 +292,8 @@ describe('reference client against both services', () => {
         PORT: String(port),
       });
 
-      await waitFor(() => stream.state === 'resumed', { timeoutMs: 15_000, what: 'the stream to resume' });
-      await waitFor(() => homeGoals(stream) === missedTo, { timeoutMs: 10_000, what: 'the missed goals' });
+      await until(stream, () => stream.state === 'resumed', 'the stream to resume', 15_000);
+      await until(stream, () => homeGoals(stream) === missedTo, 'the missed goals');
       expect(stream.seqOf(arsChe)!).toBeGreaterThan(before);
       expect(stream.stats).toMatchObject({ snapshots: 1, snapshotsAfterResume: 0 });
       expect(stream.stats.resumedSubscriptions).toBeGreaterThanOrEqual(1);
@@ -294,10 +303,7 @@ describe('reference client against both services', () => {
 
       // And live again on the new socket.
       const next = goal();
-      await waitFor(() => homeGoals(stream) === next, {
-        timeoutMs: 10_000,
-        what: 'a live goal after the resume',
-      });
+      await until(stream, () => homeGoals(stream) === next, 'a live goal after the resume');
     }, 60_000);
   });
 
@@ -307,35 +313,27 @@ describe('reference client against both services', () => {
       streams.push(stream);
       stream.subscribeAll(SOCCER);
       stream.connect();
-      await waitFor(() => stream.book(MATCH) !== undefined, {
-        timeoutMs: 10_000,
-        what: 'the match snapshot',
-      });
+      await until(stream, () => stream.book(MATCH) !== undefined, 'the match snapshot');
       expect(hasTotal(stream)).toBe(true);
 
       const moved = movePrice();
-      await waitFor(() => homePrice(stream) === moved, { timeoutMs: 10_000, what: `price ${moved}` });
+      await until(stream, () => homePrice(stream) === moved, `price ${moved}`);
 
       book.putMarket(SOCCER, { ...moneylineWithHomePrice(price), status: 'closed' });
-      await waitFor(() => stream.book(MATCH)!.markets.get('s;0;m')?.[0].status === 'locked', {
-        timeoutMs: 10_000,
-        what: 'the money line to lock',
-      });
+      await until(
+        stream,
+        () => stream.book(MATCH)!.markets.get('s;0;m')?.[0].status === 'locked',
+        'the money line to lock',
+      );
       expect(homePrice(stream)).toBe(moved);
 
       book.withdrawMarket(SOCCER, MATCH, 's;0;ou;2.5');
-      await waitFor(() => !hasTotal(stream), {
-        timeoutMs: 10_000,
-        what: 'the withdrawn total to go',
-      });
+      await until(stream, () => !hasTotal(stream), 'the withdrawn total to go');
 
       const snapshotsBefore = stream.stats.snapshots;
       const port = odds.port;
       await odds.stop();
-      await waitFor(() => stream.state === 'reconnecting', {
-        timeoutMs: 5_000,
-        what: 'the client to notice',
-      });
+      await until(stream, () => stream.state === 'reconnecting', 'the client to notice', 5_000);
       const whileDown = movePrice();
       odds = await startService('odds-passthrough', ODDS_READY, {
         ...oddsEnv,
@@ -343,8 +341,8 @@ describe('reference client against both services', () => {
         PORT: String(port),
       });
 
-      await waitFor(() => stream.state === 'resumed', { timeoutMs: 15_000, what: 'the stream to resume' });
-      await waitFor(() => homePrice(stream) === whileDown, { timeoutMs: 15_000, what: `price ${whileDown}` });
+      await until(stream, () => stream.state === 'resumed', 'the stream to resume', 15_000);
+      await until(stream, () => homePrice(stream) === whileDown, `price ${whileDown}`, 15_000);
       expect(stream.book(MATCH)!.markets.get('s;0;m')![0].status).toBe('unlocked');
       expect(hasTotal(stream)).toBe(false);
       expect(stream.stats.snapshots).toBe(snapshotsBefore);
@@ -364,28 +362,19 @@ describe('reference client against both services', () => {
       stream.on('connection', (change) => change.reason && reasons.push(change.reason));
       stream.subscribe(MATCH);
       stream.connect();
-      await waitFor(() => stream.book(MATCH) !== undefined, {
-        timeoutMs: 10_000,
-        what: 'the match snapshot',
-      });
+      await until(stream, () => stream.book(MATCH) !== undefined, 'the match snapshot');
 
       const frozenAt = Date.now();
       proxy.freeze();
       const whileFrozen = movePrice();
-      await waitFor(() => stream.state === 'reconnecting', {
-        timeoutMs: 10_000,
-        what: 'the watchdog to fire',
-      });
+      await until(stream, () => stream.state === 'reconnecting', 'the watchdog to fire');
       // Three heartbeat periods of 1 s, give or take the last frame before the freeze.
       expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(2_000);
       expect(reasons).toContain('no frame for 3000 ms');
       expect(stream.stats.silentSockets).toBe(1);
 
-      await waitFor(() => stream.state === 'resumed', { timeoutMs: 10_000, what: 'the stream to resume' });
-      await waitFor(() => homePrice(stream) === whileFrozen, {
-        timeoutMs: 10_000,
-        what: `price ${whileFrozen}`,
-      });
+      await until(stream, () => stream.state === 'resumed', 'the stream to resume');
+      await until(stream, () => homePrice(stream) === whileFrozen, `price ${whileFrozen}`);
       expect(stream.stats).toMatchObject({ snapshots: 1, snapshotsAfterResume: 0 });
     }, 60_000);
   });

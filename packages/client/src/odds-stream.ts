@@ -33,6 +33,8 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
   private readonly books = new Map<number, MatchBook>();
   private readonly positions = new Positions();
   private readonly resuming = new Set<number>();
+  /** The held seq a gap last made a match resume from; a second gap there is not asked for again. */
+  private readonly gapResumedFrom = new Map<number, number>();
 
   constructor(options: StreamOptions) {
     super(options);
@@ -137,11 +139,18 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
       return;
     }
     if (verdict === 'gap' && this.conflateMs === 0 && frame.type === 'update') {
-      // An update is a delta: applying it over a missed change would leave wrong prices.
-      // Ask again from the held position; the missed frames and this one come back in order.
       this.stats.gaps += 1;
-      this.resumeMatch(matchId, frame.sport_id);
-      return;
+      const held = this.positions.of(matchId)!;
+      if (this.gapResumedFrom.get(matchId) !== held) {
+        // An update is a delta: applying it over a missed change would leave wrong prices.
+        // Ask again from the held position; the missed frames and this one come back in order.
+        this.gapResumedFrom.set(matchId, held);
+        this.resumeMatch(matchId, frame.sport_id);
+        return;
+      }
+      // Asked once from this position and still not chained: a replay may merge changes
+      // (a subscribe_all resume is allowed to), and nothing after the position is skipped,
+      // so the merged frame is applied rather than asked for again and again.
     }
     if (frame.type === 'snapshot') {
       this.stats.snapshots += 1;
@@ -177,6 +186,7 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
 
   private forget(matchId: number): void {
     this.books.delete(matchId);
+    this.gapResumedFrom.delete(matchId);
     this.positions.forget(matchId);
     this.resuming.delete(matchId);
   }

@@ -16,7 +16,7 @@ export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnectin
 export interface ConnectionChange {
   readonly state: ConnectionState;
   readonly previous: ConnectionState;
-  /** Reconnect attempts since the last open socket. */
+  /** Reconnect attempts since a socket last delivered a frame. */
   readonly attempt: number;
   /** Why the socket went away, when it did. */
   readonly reason?: string;
@@ -201,13 +201,15 @@ export abstract class ReconnectingStream<Events extends BaseStreamEvents> extend
     socket.onopen = () => {
       const reconnected = this.stats.opens > 0;
       this.stats.opens += 1;
-      this.attempt = 0;
       this.watchdog.kick();
       const resumed = this.resubscribe();
       this.setState(reconnected && resumed ? 'resumed' : 'connected');
     };
     socket.onmessage = (event) => {
       this.watchdog.kick();
+      // The backoff starts again once the server delivers, not merely accepts: a server
+      // that closes every socket straight after the handshake is not retried in a tight loop.
+      this.attempt = 0;
       let frame: unknown;
       try {
         frame = JSON.parse(messageText(event.data));

@@ -142,6 +142,27 @@ describe('LiveScoresStream', () => {
     expect(delays).toEqual([50, 100, 200, 400, 500, 500]);
   });
 
+  it('starts the backoff again once a new socket delivers a frame, not merely opens', async () => {
+    const { sockets, last } = await connected();
+    const nextDelay = async () => {
+      const before = sockets.length;
+      last().drop();
+      let waited = 0;
+      while (sockets.length === before) {
+        jest.advanceTimersByTime(10);
+        waited += 10;
+        await flush();
+      }
+      return waited;
+    };
+    expect(await nextDelay()).toBe(50);
+    last().open();
+    expect(await nextDelay()).toBe(100);
+    last().open();
+    last().frame({ op: 'heartbeat', ts: 1, seq: 1, feed_healthy: true });
+    expect(await nextDelay()).toBe(50);
+  });
+
   it('drops a socket that stays silent for three heartbeat periods and reconnects', async () => {
     const { sockets, stream } = await connected({ heartbeatMs: 1_000 });
     jest.advanceTimersByTime(2_500);
@@ -285,5 +306,18 @@ describe('OddsStream', () => {
     expect(stream.book(1)!.markets.get('a')![0].price).toBe(100);
     expect(stream.stats.gaps).toBe(1);
     expect(last().sent.at(-1)).toEqual({ action: 'subscribe_all', sport: 29, resume_after: 5 });
+
+    // The replay merges changes, so its frame still does not chain: applied, not asked for again.
+    last().frame({
+      type: 'update',
+      seq: 9,
+      prev_seq: 7,
+      ...base,
+      selections: [selection('a', 130, 3)],
+      removed_market_keys: [],
+    });
+    expect(stream.book(1)!.markets.get('a')![0].price).toBe(130);
+    expect(last().sent).toHaveLength(2);
+    expect(stream.stats.gaps).toBe(2);
   });
 });

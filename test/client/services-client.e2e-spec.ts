@@ -64,11 +64,13 @@ describe('reference client against both services', () => {
     check: () => boolean,
     what: string,
     timeoutMs = 10_000,
+    context: () => Promise<unknown> = () => Promise.resolve(undefined),
   ): Promise<void> {
     try {
       await waitFor(check, { timeoutMs, what });
     } catch (error) {
-      const where = { state: stream.state, feedHealthy: stream.isFeedHealthy, stats: stream.stats };
+      const service = await context().catch((reason: unknown) => String(reason));
+      const where = { state: stream.state, feedHealthy: stream.isFeedHealthy, stats: stream.stats, service };
       throw new Error(`${(error as Error).message}; stream: ${JSON.stringify(where)}`);
     }
   }
@@ -271,9 +273,23 @@ describe('reference client against both services', () => {
       stream.on('heartbeat', () => (heartbeats += 1));
       stream.subscribe(arsChe);
       stream.connect();
+      // The change comes after the first frame: a replica that gets its first subscriber for a
+      // match while the ingest's database write of a just-published change is still pending
+      // answers with the older stored state and never sends that change (a service race,
+      // reported with this test; the client cannot tell).
+      await until(stream, () => stream.match(arsChe) !== undefined, 'the first frame');
 
       const home = goal();
-      await until(stream, () => homeGoals(stream) === home, `goal ${home} on the stream`);
+      await until(
+        stream,
+        () => homeGoals(stream) === home,
+        `goal ${home} on the stream`,
+        10_000,
+        async () => ({
+          held: homeGoals(stream),
+          rest: ((await fixtures.live(arsChe)) as SoccerSnapshot).score,
+        }),
+      );
       expect(stream.stats.snapshots).toBe(1);
       expect(stream.clockSeconds(arsChe)).toEqual(expect.any(Number));
       await until(stream, () => heartbeats > 0, 'a heartbeat', 5_000);

@@ -45,7 +45,9 @@ const layering = Object.entries(LIBRARY_LAYERS).map(([library, allowed]) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'packages/*/dist/**', 'board/dist/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -70,8 +72,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The board's source is an ES module that esbuild bundles for the browser (scripts/build-board.js).
     files: ['board/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: globals.browser },
+    languageOptions: { sourceType: 'module', globals: globals.browser },
   },
   ...layering,
   prettier,

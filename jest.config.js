@@ -21,6 +21,8 @@ const moduleNameMapper = Object.fromEntries(
     [`^@app/${name}/(.*)$`, `<rootDir>/libs/${name}/src/$1`],
   ]),
 );
+// Tests use the client's TypeScript source, so nothing needs building first.
+moduleNameMapper['^@sports-data/client$'] = '<rootDir>/packages/client/src';
 
 const shared = {
   rootDir: __dirname,
@@ -28,6 +30,7 @@ const shared = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   testEnvironment: 'node',
   moduleNameMapper,
+  modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
 };
 
 module.exports = {
@@ -35,7 +38,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/packages'],
       testRegex: '\\.spec\\.ts$',
     },
     {

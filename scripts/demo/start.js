@@ -46,6 +46,11 @@ function build() {
     { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (result.status !== 0) throw new Error('the build failed');
+  const board = spawnSync(process.execPath, [join(root, 'scripts/build-board.js')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (board.status !== 0) throw new Error('the board build failed');
 }
 
 function runOnce(name, script, args, env) {

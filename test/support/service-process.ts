@@ -33,8 +33,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts a built service on a free port against this run's database and NATS
- * prefix and waits until `readyPath` answers 200.
+ * Starts a built service on a free port (or the PORT / SIM_PORT of `env`)
+ * against this run's database and NATS prefix and waits until `readyPath`
+ * answers 200.
  */
 export async function startService(
   name: ServiceName,
@@ -43,8 +44,9 @@ export async function startService(
   /** Node flags before the script, e.g. `--inspect=127.0.0.1:0` for a test that drives the heap. */
   execArgv: string[] = [],
 ): Promise<ServiceProcess> {
-  const port = await freePort();
   const portVariable = name === 'feed-sim' ? 'SIM_PORT' : 'PORT';
+  // A port given in env is kept, so a test can restart a service where its clients left it.
+  const port = Number(env[portVariable] ?? 0) || (await freePort());
   const child = spawn(process.execPath, [...execArgv, join(ROOT, 'dist', 'apps', name, 'main.js')], {
     cwd: ROOT,
     env: childEnv({ ...runServiceEnv(), [portVariable]: String(port), ...env }),

@@ -1,0 +1,18 @@
+export * from './backoff';
+export * from './book-state';
+export * from './clock';
+export * from './errors';
+export * from './etag-cache';
+export * from './fixtures-client';
+export type * from './fixtures-types';
+export * from './http';
+export * from './live-stream';
+export * from './odds-client';
+export * from './odds-stream';
+export type * from './odds-types';
+export * from './paginate';
+export * from './positions';
+export * from './reconnecting-stream';
+export * from './retry-after';
+export type { SocketFactory, SocketLike } from './socket';
+export * from './watchdog';

@@ -178,12 +178,29 @@ describe('live board in Chromium', () => {
 
   it('flashes a moved price, draws its sparkline, then greys and marks a lock', async () => {
     await page.waitForSelector(`${card(arsChe)} .price`, { timeout: SEEN_MS });
+    // The flash lasts about a second: a busy browser may render it between two polls of a
+    // selector, so the page itself records every price that flashes.
+    const prices = JSON.stringify(`${card(arsChe)} .price`);
+    await page.evaluate(`(() => {
+      window.flashed = [];
+      new MutationObserver(() => {
+        for (const node of document.querySelectorAll(${prices} + '.flash')) window.flashed.push(node.textContent);
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'], childList: true });
+    })()`);
     const moved = movePrice();
     const decimal = (moved / 100 + 1).toFixed(2);
-    await page.waitForSelector(`${card(arsChe)} .price.flash:has-text("${decimal}")`, { timeout: SEEN_MS });
-    await page.waitForSelector(`${card(arsChe)} .price svg.spark[data-points="2"] polyline`, {
-      timeout: SEEN_MS,
-    });
+    await page.waitForFunction(
+      `window.flashed.some((text) => text.includes(${JSON.stringify(decimal)}))`,
+      null,
+      {
+        timeout: SEEN_MS,
+      },
+    );
+    await page.waitForFunction(
+      `[...document.querySelectorAll(${prices} + ' svg.spark')].some((spark) => Number(spark.dataset.points) >= 2 && spark.querySelector('polyline'))`,
+      null,
+      { timeout: SEEN_MS },
+    );
 
     book.putMarket(SOCCER, { ...moneylineWithHomePrice(price), status: 'closed' });
     await page.waitForSelector(`${card(arsChe)} .price.locked .lock`, { timeout: SEEN_MS });

@@ -12,6 +12,7 @@ const { ensureBuilt } = require('./support/services');
 /** In the order they run; `roles` of the live fan-out: ROLE=all, and the api replica. */
 const WORKLOADS = {
   live: () => require('./workloads/live-fanout').runFanOut({ quick, roles: ['all', 'api'] }),
+  rest: () => require('./workloads/rest').runRest({ quick }),
   'idle-memory': () => require('./workloads/live-fanout').runIdleMemory({ quick }),
 };
 

@@ -93,4 +93,19 @@ function table(rows) {
   return [format(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(format)].join('\n');
 }
 
-module.exports = { judge, table, median, spread };
+/**
+ * A workload's row from the windows it measured on each side: each window's `key` is a sample,
+ * its `load` the machine's other load then, and the rest its detail.
+ */
+function windowsRow({ key, ...row }, product, baseline) {
+  const details = (windows) => windows.map(({ load: _load, ...rest }) => rest);
+  return {
+    ...row,
+    product: product.map((w) => w[key]),
+    baseline: baseline.map((w) => w[key]),
+    load: [...product, ...baseline].map((w) => w.load),
+    detail: { product: details(product), baseline: details(baseline) },
+  };
+}
+
+module.exports = { judge, table, median, spread, windowsRow };

@@ -16,7 +16,7 @@ const { WebSocket: WsClient } = require('ws');
 const { cpuMs, rssKb, freePort, percentile, sleep, until } = require('../support/bench-env');
 const { issueBenchKey } = require('../support/bench-keys');
 const { LOAD_CORE } = require('../support/cores');
-const { median } = require('../support/figures');
+const { median, windowsRow } = require('../support/figures');
 const { startLoadProcess } = require('../support/load-process');
 const { watchMachineLoad } = require('../support/machine-load');
 const { spawnProduct, spawnBaseline, stopProcess, listening, withDatabase } = require('../support/services');
@@ -233,10 +233,6 @@ async function idleSockets(gen, server, matchIds, { reps, settleMs }) {
   return steps;
 }
 
-const pick = (windows, key) => windows.map((w) => w[key]);
-const loads = (...sides) => sides.flat().map((w) => w.load);
-const details = (windows) => windows.map(({ load: _load, ...rest }) => rest);
-
 /** Runs `fn(gen, providerUrl, db)` with a database, the load process and its provider. */
 function withLiveProvider(fn) {
   return withDatabase('live', async (db) => {
@@ -279,26 +275,28 @@ async function runFanOut({ quick, roles }) {
     const { product, baseline } = await productThenBaseline(gen, providerUrl, db, roles[0], (g, s, ids) =>
       fanOut(g, s, ids, options),
     );
+    const cpuFigure = { workload, unit: 'µs', key: 'cpuUsPerFrame' };
     rows.push(
-      {
-        workload,
-        figure: 'server CPU per frame delivered, ROLE=all',
-        unit: 'µs',
-        goal: { kind: 'ratio', op: '<=', value: 2.5 },
-        product: pick(product, 'cpuUsPerFrame'),
-        baseline: pick(baseline, 'cpuUsPerFrame'),
-        load: loads(product, baseline),
-        detail: { product: details(product), baseline: details(baseline) },
-      },
-      {
-        workload,
-        figure: 'provider send → client p99, ROLE=all',
-        unit: 'ms',
-        goal: { kind: 'absolute', op: '<=', value: 10 },
-        product: pick(product, 'p99'),
-        baseline: pick(baseline, 'p99'),
-        load: loads(product, baseline),
-      },
+      windowsRow(
+        {
+          ...cpuFigure,
+          figure: 'server CPU per frame delivered, ROLE=all',
+          goal: { kind: 'ratio', op: '<=', value: 2.5 },
+        },
+        product,
+        baseline,
+      ),
+      windowsRow(
+        {
+          workload,
+          figure: 'provider send → client p99, ROLE=all',
+          unit: 'ms',
+          key: 'p99',
+          goal: { kind: 'absolute', op: '<=', value: 10 },
+        },
+        product,
+        baseline,
+      ),
     );
     if (roles.includes('api')) {
       const api = await startProduct(db, gen, providerUrl, 'api');
@@ -308,16 +306,14 @@ async function runFanOut({ quick, roles }) {
       } finally {
         await api.stop();
       }
-      rows.push({
-        workload,
-        figure: 'api replica CPU per frame delivered (ingest apart)',
-        unit: 'µs',
-        goal: { kind: 'ratio', op: '<=', value: 1.5 },
-        product: pick(replica, 'cpuUsPerFrame'),
-        baseline: pick(baseline, 'cpuUsPerFrame'),
-        load: loads(replica),
-        detail: { product: details(replica), baseline: 'the ROLE=all row’s baseline windows' },
-      });
+      const figure = 'api replica CPU per frame delivered (ingest apart; baseline: the ROLE=all windows)';
+      rows.push(
+        windowsRow(
+          { ...cpuFigure, figure, goal: { kind: 'ratio', op: '<=', value: 1.5 } },
+          replica,
+          baseline,
+        ),
+      );
     }
     return rows;
   });
@@ -330,16 +326,17 @@ async function runIdleMemory({ quick }) {
       idleSockets(g, s, ids, options),
     );
     return [
-      {
-        workload: `idle subscribed sockets, ${options.reps} steps of ${SUBSCRIBERS}`,
-        figure: 'server RSS growth per socket',
-        unit: 'KiB',
-        goal: { kind: 'ratio', op: '<=', value: 1 },
-        product: pick(product, 'kbPerSocket'),
-        baseline: pick(baseline, 'kbPerSocket'),
-        load: loads(product, baseline),
-        detail: { product: details(product), baseline: details(baseline) },
-      },
+      windowsRow(
+        {
+          workload: `idle subscribed sockets, ${options.reps} steps of ${SUBSCRIBERS}`,
+          figure: 'server RSS growth per socket',
+          unit: 'KiB',
+          key: 'kbPerSocket',
+          goal: { kind: 'ratio', op: '<=', value: 1 },
+        },
+        product,
+        baseline,
+      ),
     ];
   });
 }

@@ -9,11 +9,11 @@ const { pinning, pinSelfToLoadCore } = require('./support/cores');
 const { judge, table } = require('./support/figures');
 const { ensureBuilt } = require('./support/services');
 
-/** In the order they run; `roles` of the live fan-out: ROLE=all, and the api replica. */
+/** In the order they run; `live` is the live fan-out (ROLE=all and an api replica) and the idle-socket memory. */
 const WORKLOADS = {
-  live: () => require('./workloads/live-fanout').runFanOut({ quick, roles: ['all', 'api'] }),
+  live: () => require('./workloads/live-fanout').runLive({ quick }),
   rest: () => require('./workloads/rest').runRest({ quick }),
-  'idle-memory': () => require('./workloads/live-fanout').runIdleMemory({ quick }),
+  odds: () => require('./workloads/odds-fanout').runOddsFanOut({ quick }),
 };
 
 const args = process.argv.slice(2);

@@ -35,6 +35,21 @@ async function until(check, what, timeoutMs = 120_000) {
   }
 }
 
+/**
+ * Calls `act(n)` (n = 0, 1, 2...) every `intervalMs` on average for `seconds`, catching up after
+ * a late timer rather than drifting; resolves with the number of calls.
+ */
+async function paced(seconds, intervalMs, act) {
+  const started = performance.now();
+  let done = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const due = Math.floor((performance.now() - started) / intervalMs);
+    while (done < due) act(done++);
+    await sleep(Math.max(1, Math.min(intervalMs, 20)));
+  }
+  return done;
+}
+
 const CLOCK_TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
 /**
@@ -81,6 +96,7 @@ module.exports = {
   admin,
   sleep,
   until,
+  paced,
   cpuMs,
   rssKb,
   natsUrl,

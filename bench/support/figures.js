@@ -108,4 +108,7 @@ function windowsRow({ key, ...row }, product, baseline) {
   };
 }
 
-module.exports = { judge, table, median, spread, windowsRow };
+/** A goal on product ÷ baseline. */
+const ratioGoal = (op, value) => ({ kind: 'ratio', op, value });
+
+module.exports = { judge, table, median, spread, windowsRow, ratioGoal };

@@ -5,25 +5,17 @@
 // and answers the latest state as a snapshot. No key check, no storage, no NATS.
 //
 // Environment: PORT, UPSTREAM_URL (the provider), MATCH_IDS (JSON: provider stat_id → match id),
-// FRAME_BYTES (optional): update frames shorter than this get a `"pad"` field of spaces up to
-// that length, so the bare server sends as many bytes per frame as the product it is compared to.
+// FRAME_BYTES (optional): update frames are padded to that length (support/padded-frame.js), so
+// the bare server sends as many bytes per frame as the product it is compared to.
 'use strict';
 const http = require('node:http');
 const { WebSocket: WsClient, WebSocketServer } = require('ws');
+const { paddedFrame } = require('../support/padded-frame');
 
 const matchIdOf = JSON.parse(process.env.MATCH_IDS);
 const subscribers = new Map();
 const latest = new Map();
 const frameBytes = Number(process.env.FRAME_BYTES ?? 0);
-const PAD_FIELD_BYTES = ',"pad":""'.length;
-
-/** The update frame, padded to FRAME_BYTES when that is set and leaves room for the pad field. */
-function updateFrame(seq, prevSeq, payload) {
-  const text = `{"op":"update","seq":${seq},"prev_seq":${prevSeq},"data":${payload}}`;
-  const missing = frameBytes - Buffer.byteLength(text) - PAD_FIELD_BYTES;
-  if (missing < 0) return Buffer.from(text);
-  return Buffer.from(`${text.slice(0, -2)},"pad":"${' '.repeat(missing)}"}}`);
-}
 
 const server = http.createServer((_req, res) => res.end());
 const wss = new WebSocketServer({ server, path: '/v1/stream' });
@@ -52,7 +44,10 @@ upstream.on('message', (data) => {
   const previous = latest.get(matchId);
   const payload = JSON.stringify({ match_id: matchId, ...envelope.state });
   latest.set(matchId, { seq: envelope.seq, payload });
-  const frame = updateFrame(envelope.seq, previous?.seq ?? 'null', payload);
+  const frame = paddedFrame(
+    `{"op":"update","seq":${envelope.seq},"prev_seq":${previous?.seq ?? 'null'},"data":${payload}}`,
+    frameBytes,
+  );
   for (const socket of subscribers.get(matchId) ?? []) socket.send(frame);
 });
 upstream.on('error', (error) => {

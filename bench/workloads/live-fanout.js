@@ -1,6 +1,8 @@
 // Workloads 1 and 5: the live-score stream of fixtures-live against a bare `ws` server
 // (bare-live-server.js) fed by the same fake provider.
 //
+// Both run on the same server starts (idle memory first, on the fresh server).
+//
 // Live fan-out: SUBSCRIBERS WebSocket clients spread evenly over MATCHES live matches, each match
 // changing twice a second (a new score each time, so every state is identifiable). Figures: the
 // server's CPU time per update frame delivered, for fixtures-live ROLE=all (one process) and for a
@@ -12,19 +14,18 @@
 //
 // The fake provider and the clients live in the load process (bench/support/load-process.js).
 'use strict';
-const { WebSocket: WsClient } = require('ws');
-const { cpuMs, rssKb, freePort, percentile, sleep, until } = require('../support/bench-env');
+const { rssKb, freePort, paced, percentile, sleep, until } = require('../support/bench-env');
 const { issueBenchKey } = require('../support/bench-keys');
+const { openClients, dropClients } = require('../support/clients');
 const { LOAD_CORE } = require('../support/cores');
-const { median, windowsRow } = require('../support/figures');
-const { startLoadProcess } = require('../support/load-process');
+const { median, ratioGoal, windowsRow } = require('../support/figures');
+const { withLoadProcess, productThenBaseline, cpuWindows } = require('../support/sides');
 const { watchMachineLoad } = require('../support/machine-load');
-const { spawnProduct, spawnBaseline, stopProcess, listening, withDatabase } = require('../support/services');
+const { spawnProduct, spawnBaseline, stopProcess, listening } = require('../support/services');
 
 const SUBSCRIBERS = 1000;
 const MATCHES = 100;
 const STATES_PER_MATCH_PER_SECOND = 2;
-const CONNECT_BATCH = 50;
 
 // ---- The load process: the fake provider and the clients. ----
 
@@ -49,20 +50,6 @@ function onFrame(data) {
   window.bytes += data.length;
 }
 
-function openSocket(url, matchId) {
-  const socket = new WsClient(url);
-  state.sockets.push(socket);
-  socket.on('message', onFrame);
-  socket.on('error', () => undefined);
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => {
-      socket.send(JSON.stringify({ action: 'subscribe', match_id: matchId }));
-      resolve();
-    });
-    socket.once('error', reject);
-  });
-}
-
 const load = {
   async startProvider(matchCount) {
     const { FakeLivescores } = require('../../test/support/fake-livescores');
@@ -82,13 +69,13 @@ const load = {
     matchIds.forEach((id, i) => state.indexOf.set(id, i));
     const expected = state.snapshots + count;
     const first = state.sockets.length;
-    for (let s = 0; s < count; s += CONNECT_BATCH) {
-      const batch = [];
-      for (let b = s; b < Math.min(count, s + CONNECT_BATCH); b++) {
-        batch.push(openSocket(url, matchIds[(first + b) % matchIds.length]));
-      }
-      await Promise.all(batch);
-    }
+    const opened = await openClients({
+      url,
+      count,
+      request: (i) => ({ action: 'subscribe', match_id: matchIds[(first + i) % matchIds.length] }),
+      onFrame,
+    });
+    state.sockets.push(...opened);
     await until(() => state.snapshots >= expected, 'every subscriber to get its snapshot');
     return state.sockets.length;
   },
@@ -101,13 +88,7 @@ const load = {
     const matchCount = state.goals.length;
     const window = (state.window = { pushedAt: new Map(), latencies: [], bytes: 0 });
     const interval = 1000 / (matchCount * STATES_PER_MATCH_PER_SECOND);
-    const started = performance.now();
-    let pushes = 0;
-    while (performance.now() - started < seconds * 1000) {
-      const due = Math.floor((performance.now() - started) / interval);
-      while (pushes < due) push(pushes++ % matchCount);
-      await sleep(Math.max(1, interval));
-    }
+    const pushes = await paced(seconds, interval, (n) => push(n % matchCount));
     await sleep(1000);
     state.window = null;
     const sorted = window.latencies.sort((a, b) => a - b);
@@ -122,18 +103,9 @@ const load = {
     };
   },
 
-  async disconnect() {
-    const closing = state.sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)));
-    for (const socket of state.sockets) socket.terminate();
-    await Promise.all(closing);
-    state.sockets = [];
-    state.snapshots = 0;
-  },
+  disconnect: () => dropClients(state),
 
-  async close() {
-    await load.disconnect();
-    await state.fake?.stop();
-  },
+  close: () => dropClients(state).then(() => state.fake?.stop()),
 };
 
 // ---- The runner's side. ----
@@ -199,19 +171,7 @@ async function startBaseline(gen, providerUrl, matchIds, frameBytes) {
 async function fanOut(gen, server, matchIds, { reps, seconds, warmup }) {
   await gen.call('subscribe', { url: server.url, matchIds, count: SUBSCRIBERS });
   await gen.call('drive', { seconds: warmup });
-  const windows = [];
-  for (let r = 0; r < reps; r++) {
-    const watch = watchMachineLoad();
-    const before = cpuMs(server.pid);
-    const received = await gen.call('drive', { seconds });
-    const cpu = cpuMs(server.pid) - before;
-    windows.push({
-      ...received,
-      cpuMs: cpu,
-      cpuUsPerFrame: (cpu * 1000) / received.delivered,
-      load: watch.stop(),
-    });
-  }
+  const windows = await cpuWindows(gen, server.pid, reps, { seconds });
   await gen.call('disconnect');
   return windows;
 }
@@ -233,58 +193,54 @@ async function idleSockets(gen, server, matchIds, { reps, settleMs }) {
   return steps;
 }
 
-/** Runs `fn(gen, providerUrl, db)` with a database, the load process and its provider. */
-function withLiveProvider(fn) {
-  return withDatabase('live', async (db) => {
-    const gen = startLoadProcess(__filename);
-    try {
-      return await fn(gen, await gen.call('startProvider', MATCHES), db);
-    } finally {
-      await gen.stop();
-    }
-  });
+/**
+ * Runs `side(gen, server, matchIds)` on fixtures-live ROLE=all and then on the bare server, whose
+ * update frames are padded to the product's mean frame size (`bytesPerFrame` of its fan-out).
+ */
+async function liveSides(gen, providerUrl, db, side) {
+  let matchIds;
+  return productThenBaseline(
+    async () => {
+      const product = await startProduct(db, gen, providerUrl, 'all');
+      matchIds = await matchIdsOf(db);
+      return product;
+    },
+    (product) => {
+      const bytes = Math.round(median(product.fanOut.map((w) => w.bytesPerFrame ?? 0)));
+      return startBaseline(gen, providerUrl, matchIds, bytes);
+    },
+    (server) => side(gen, server, matchIds),
+  );
 }
 
 /**
- * Measures `side(gen, server, matchIds)` on the product (`role`) and then on the bare server,
- * whose update frames are padded to the product's mean frame size when the side measured one.
+ * Both workloads on the same server starts: idle memory first (on the fresh server), then the
+ * fan-out; then the api replica's fan-out.
  */
-async function productThenBaseline(gen, providerUrl, db, role, side) {
-  const product = await startProduct(db, gen, providerUrl, role);
-  const matchIds = await matchIdsOf(db);
-  let productResult;
-  try {
-    productResult = await side(gen, product, matchIds);
-  } finally {
-    await product.stop();
-  }
-  const frameBytes = median(productResult.map((w) => w.bytesPerFrame ?? 0));
-  const baseline = await startBaseline(gen, providerUrl, matchIds, Math.round(frameBytes));
-  try {
-    return { product: productResult, baseline: await side(gen, baseline, matchIds) };
-  } finally {
-    await baseline.stop();
-  }
-}
-
-async function runFanOut({ quick, roles }) {
-  const options = quick ? { reps: 3, seconds: 4, warmup: 2 } : { reps: 5, seconds: 15, warmup: 5 };
-  return withLiveProvider(async (gen, providerUrl, db) => {
-    const rows = [];
+async function runLive({ quick }) {
+  const options = quick
+    ? { reps: 3, seconds: 3, warmup: 1, settleMs: 1500 }
+    : { reps: 5, seconds: 15, warmup: 5, settleMs: 5000 };
+  return withLoadProcess(__filename, 'live', async (gen, db) => {
+    const providerUrl = await gen.call('startProvider', MATCHES);
+    const { product, baseline } = await liveSides(gen, providerUrl, db, async (g, server, ids) => ({
+      memory: await idleSockets(g, server, ids, options),
+      fanOut: await fanOut(g, server, ids, options),
+    }));
+    const api = await startProduct(db, gen, providerUrl, 'api');
+    let replica;
+    try {
+      replica = await fanOut(gen, api, await matchIdsOf(db), options);
+    } finally {
+      await api.stop();
+    }
     const workload = `live fan-out ${SUBSCRIBERS} subs × ${MATCHES} matches × ${STATES_PER_MATCH_PER_SECOND}/s`;
-    const { product, baseline } = await productThenBaseline(gen, providerUrl, db, roles[0], (g, s, ids) =>
-      fanOut(g, s, ids, options),
-    );
     const cpuFigure = { workload, unit: 'µs', key: 'cpuUsPerFrame' };
-    rows.push(
+    return [
       windowsRow(
-        {
-          ...cpuFigure,
-          figure: 'server CPU per frame delivered, ROLE=all',
-          goal: { kind: 'ratio', op: '<=', value: 2.5 },
-        },
-        product,
-        baseline,
+        { ...cpuFigure, figure: 'server CPU per frame delivered, ROLE=all', goal: ratioGoal('<=', 2.5) },
+        product.fanOut,
+        baseline.fanOut,
       ),
       windowsRow(
         {
@@ -294,51 +250,31 @@ async function runFanOut({ quick, roles }) {
           key: 'p99',
           goal: { kind: 'absolute', op: '<=', value: 10 },
         },
-        product,
-        baseline,
+        product.fanOut,
+        baseline.fanOut,
       ),
-    );
-    if (roles.includes('api')) {
-      const api = await startProduct(db, gen, providerUrl, 'api');
-      let replica;
-      try {
-        replica = await fanOut(gen, api, await matchIdsOf(db), options);
-      } finally {
-        await api.stop();
-      }
-      const figure = 'api replica CPU per frame delivered (ingest apart; baseline: the ROLE=all windows)';
-      rows.push(
-        windowsRow(
-          { ...cpuFigure, figure, goal: { kind: 'ratio', op: '<=', value: 1.5 } },
-          replica,
-          baseline,
-        ),
-      );
-    }
-    return rows;
-  });
-}
-
-async function runIdleMemory({ quick }) {
-  const options = { reps: 3, settleMs: quick ? 2000 : 5000 };
-  return withLiveProvider(async (gen, providerUrl, db) => {
-    const { product, baseline } = await productThenBaseline(gen, providerUrl, db, 'all', (g, s, ids) =>
-      idleSockets(g, s, ids, options),
-    );
-    return [
       windowsRow(
         {
           workload: `idle subscribed sockets, ${options.reps} steps of ${SUBSCRIBERS}`,
-          figure: 'server RSS growth per socket',
+          figure: 'server RSS growth per socket, ROLE=all',
           unit: 'KiB',
           key: 'kbPerSocket',
-          goal: { kind: 'ratio', op: '<=', value: 1 },
+          goal: ratioGoal('<=', 1),
         },
-        product,
-        baseline,
+        product.memory,
+        baseline.memory,
+      ),
+      windowsRow(
+        {
+          ...cpuFigure,
+          figure: 'api replica CPU per frame delivered (ingest apart; baseline: the ROLE=all windows)',
+          goal: ratioGoal('<=', 1.5),
+        },
+        replica,
+        baseline.fanOut,
       ),
     ];
   });
 }
 
-module.exports = { load, runFanOut, runIdleMemory };
+module.exports = { load, runLive };

@@ -10,7 +10,7 @@ const path = require('node:path');
 const { freePort } = require('../support/bench-env');
 const { issueBenchKey } = require('../support/bench-keys');
 const { spawnOn, LOAD_CORE } = require('../support/cores');
-const { windowsRow } = require('../support/figures');
+const { ratioGoal, windowsRow } = require('../support/figures');
 const { watchMachineLoad } = require('../support/machine-load');
 const { spawnProduct, spawnBaseline, stopProcess, listening, withDatabase } = require('../support/services');
 
@@ -129,7 +129,7 @@ async function runRest({ quick }) {
             figure: 'requests per second',
             unit: 'req/s',
             key: 'requestsPerSecond',
-            goal: { kind: 'ratio', op: '>=', value: 0.8 },
+            goal: ratioGoal('>=', 0.8),
           },
           sides.product,
           sides.baseline,

@@ -176,12 +176,12 @@ async function fanOut(gen, server, matchIds, { reps, seconds, warmup }) {
   return windows;
 }
 
-/** RSS growth per socket, KiB, over `reps` steps of SUBSCRIBERS idle subscribed sockets. */
-async function idleSockets(gen, server, matchIds, { reps, settleMs }) {
+/** RSS growth per socket, KiB, over `steps` steps of SUBSCRIBERS idle subscribed sockets. */
+async function idleSockets(gen, server, matchIds, { steps: count, settleMs }) {
   await sleep(settleMs);
   const steps = [];
   let before = rssKb(server.pid);
-  for (let r = 0; r < reps; r++) {
+  for (let r = 0; r < count; r++) {
     const watch = watchMachineLoad();
     await gen.call('subscribe', { url: server.url, matchIds, count: SUBSCRIBERS });
     await sleep(settleMs);
@@ -219,8 +219,8 @@ async function liveSides(gen, providerUrl, db, side) {
  */
 async function runLive({ quick }) {
   const options = quick
-    ? { reps: 3, seconds: 3, warmup: 1, settleMs: 1500 }
-    : { reps: 5, seconds: 15, warmup: 5, settleMs: 5000 };
+    ? { reps: 3, seconds: 2, warmup: 1, steps: 2, settleMs: 1000 }
+    : { reps: 5, seconds: 15, warmup: 5, steps: 3, settleMs: 5000 };
   return withLoadProcess(__filename, 'live', async (gen, db) => {
     const providerUrl = await gen.call('startProvider', MATCHES);
     const { product, baseline } = await liveSides(gen, providerUrl, db, async (g, server, ids) => ({
@@ -255,7 +255,7 @@ async function runLive({ quick }) {
       ),
       windowsRow(
         {
-          workload: `idle subscribed sockets, ${options.reps} steps of ${SUBSCRIBERS}`,
+          workload: `idle subscribed sockets, ${options.steps} steps of ${SUBSCRIBERS}`,
           figure: 'server RSS growth per socket, ROLE=all',
           unit: 'KiB',
           key: 'kbPerSocket',

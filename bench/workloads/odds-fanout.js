@@ -147,7 +147,7 @@ async function startBaseline(book, frameBytes) {
 
 async function runOddsFanOut({ quick }) {
   const { reps, seconds, warmup } = quick
-    ? { reps: 3, seconds: 4, warmup: 2 }
+    ? { reps: 3, seconds: 3, warmup: 1 }
     : { reps: 5, seconds: 15, warmup: 5 };
   return withLoadProcess(__filename, 'odds', async (gen, db) => {
     const book = await gen.call('startBook');

@@ -78,7 +78,7 @@ function autocannon(url, key, seconds) {
 
 async function runRest({ quick }) {
   const { reps, seconds, warmup } = quick
-    ? { reps: 3, seconds: 3, warmup: 2 }
+    ? { reps: 3, seconds: 2, warmup: 1 }
     : { reps: 5, seconds: 10, warmup: 3 };
   return withDatabase('rest', async (db) => {
     const { key, leagueId } = await seed(db.dataSource);

@@ -12,14 +12,24 @@ const { median, ratioGoal, windowsRow } = require('../support/figures');
 const { spawnProduct, spawnBaseline, stopProcess, listening } = require('../support/services');
 const { withLoadProcess, productThenBaseline, cpuWindows } = require('../support/sides');
 
-const CLIENTS = 1000;
-/** Clients that parse their frames to count selections; the others count frames and bytes. */
-const SAMPLED = 20;
-const POLL_MS = 1000;
-const MATCHES = 100;
-const MARKETS_PER_MATCH = 10;
-const SELECTION_CHANGES_PER_SECOND = 2000;
-const TICKS_PER_SECOND = 10;
+/** The load; `SAMPLED` clients parse their frames to count selections, the others count frames and bytes. */
+const {
+  CLIENTS,
+  SAMPLED,
+  POLL_MS,
+  MATCHES,
+  MARKETS_PER_MATCH,
+  SELECTION_CHANGES_PER_SECOND,
+  TICKS_PER_SECOND,
+} = {
+  CLIENTS: 1000,
+  SAMPLED: 20,
+  POLL_MS: 1000,
+  MATCHES: 100,
+  MARKETS_PER_MATCH: 10,
+  SELECTION_CHANGES_PER_SECOND: 2000,
+  TICKS_PER_SECOND: 10,
+};
 
 // ---- The load process: the fake sportsbook and the clients. ----
 

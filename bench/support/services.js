@@ -26,7 +26,7 @@ function spawnNode(script, env, core = SERVER_CORE) {
   return spawnOn(core, process.execPath, [...nodeArgs, script], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 2, 2],
   });
 }
 

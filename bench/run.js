@@ -14,6 +14,7 @@ const WORKLOADS = {
   live: () => require('./workloads/live-fanout').runLive({ quick }),
   rest: () => require('./workloads/rest').runRest({ quick }),
   odds: () => require('./workloads/odds-fanout').runOddsFanOut({ quick }),
+  'big-book': () => require('./workloads/big-book').runBigBook({ quick }),
 };
 
 const args = process.argv.slice(2);

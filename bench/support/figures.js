@@ -44,8 +44,13 @@ function judge(row) {
     figure = product;
     best = goal.op === '<=' ? Math.min(...row.product) : Math.max(...row.product);
   }
-  const verdict = meets(figure, goal) ? 'PASS' : meets(best, goal) ? 'noise' : 'FAIL';
-  const loads = row.load ?? [];
+  let verdict = meets(figure, goal) ? 'PASS' : meets(best, goal) ? 'noise' : 'FAIL';
+  // CPU is read in 10 ms ticks: a baseline that used less than one in its windows has no ratio.
+  if (goal.kind === 'ratio' && !(baseline > 0))
+    [ratio, ratioRange, verdict] = [null, null, 'baseline below a tick'];
+  // The product's samples are lower bounds (it timed out): a pass is not shown, a fail is.
+  if (row.productLowerBound && verdict !== 'FAIL') verdict = 'timed out';
+  const loads = (row.load ?? []).filter(Boolean);
   return {
     ...row,
     medians: { product, baseline },

@@ -3,9 +3,14 @@
 // price it gets against the one it holds, naively (a Map by matchup, market and designation), and
 // a `ws` broadcaster that sends each match's changed selections as one update frame, serialised
 // once, to every socket that sent `{"action":"subscribe_all"}` (which first gets one snapshot
-// frame per match). No key check, no storage, no NATS, no matchup listing.
+// frame per match). No key check, no NATS, no matchup listing. `GET /v1/book/odds?match=ID`
+// answers a match's selections as held (the big-book workload reads it).
 //
-// Environment: PORT, UPSTREAM_URL, SPORT, POLL_MS, FRAME_BYTES (optional, support/padded-frame.js).
+// With STORE_URL (a PostgreSQL URL), each poll's changed selections, the first full load
+// included, are stored in table bench_bare_prices with one multi-row statement (unnest).
+//
+// Environment: PORT, UPSTREAM_URL, SPORT, POLL_MS, FRAME_BYTES (optional, support/padded-frame.js),
+// STORE_URL (optional).
 'use strict';
 const http = require('node:http');
 const { WebSocketServer } = require('ws');
@@ -29,6 +34,30 @@ function selection(market, price) {
     version: market.version,
     cutoff_at: market.cutoff_at,
   };
+}
+
+let store;
+if (process.env.STORE_URL) {
+  const { Client } = require('pg');
+  store = new Client({ connectionString: process.env.STORE_URL });
+}
+
+const STORE_SQL = `INSERT INTO bench_bare_prices (matchup_id, market_key, designation, price)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[])
+  ON CONFLICT (matchup_id, market_key, designation) DO UPDATE SET price = EXCLUDED.price`;
+
+/** Stores the changed selections, one statement. */
+async function save(changed) {
+  const columns = [[], [], [], []];
+  for (const [matchId, selections] of changed) {
+    for (const s of selections) {
+      columns[0].push(matchId);
+      columns[1].push(s.market_key);
+      columns[2].push(s.bet_name);
+      columns[3].push(s.price);
+    }
+  }
+  if (columns[0].length > 0) await store.query(STORE_SQL, columns);
 }
 
 /** Applies markets; answers the changed selections by match. */
@@ -57,6 +86,7 @@ async function poll() {
   const body = await response.json();
   last = body.last;
   const changed = apply(body.markets);
+  if (store) await save(changed);
   const ts = Date.now();
   for (const [matchId, selections] of changed) {
     const frame = paddedFrame(
@@ -74,7 +104,16 @@ async function poll() {
   }
 }
 
-const server = http.createServer((_req, res) => res.end());
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://bare');
+  const match = byMatch.get(Number(url.searchParams.get('match')));
+  if (url.pathname !== '/v1/book/odds' || !match) return res.writeHead(404).end();
+  const body = JSON.stringify({
+    match_id: Number(url.searchParams.get('match')),
+    selections: [...match.values()],
+  });
+  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+});
 const wss = new WebSocketServer({ server, path: '/v1/book/data' });
 wss.on('connection', (socket) => {
   socket.on('message', (data) => {
@@ -104,5 +143,8 @@ async function loop() {
   setTimeout(loop, Math.max(0, Number(process.env.POLL_MS) - (Date.now() - started)));
 }
 
-server.listen(Number(process.env.PORT), '127.0.0.1', () => void loop());
+server.listen(Number(process.env.PORT), '127.0.0.1', async () => {
+  await store?.connect();
+  void loop();
+});
 process.on('SIGTERM', () => process.exit(0));

@@ -9,7 +9,7 @@
 //   - CPU per poll while 1% of the markets change between polls (what the ingest stores
 //     included), and CPU per poll while nothing changes: server CPU over a window ÷ the market
 //     polls the fake book answered in it.
-// A server that is not complete within the timeout (45 s quick, 300 s full) is recorded at the
+// A server that is not complete within the timeout (30 s quick, 300 s full) is recorded at the
 // timeout, as a lower bound, with how many matchups were complete, and has no further figures.
 'use strict';
 const { cpuMs, rssKb, freePort, paced, sleep } = require('../support/bench-env');
@@ -170,7 +170,7 @@ async function measureStart(gen, spawnServer, { reps, seconds, settleMs, timeout
 
 async function runBigBook({ quick }) {
   const options = quick
-    ? { starts: 1, reps: 3, seconds: 3, settleMs: 1000, timeoutS: 45 }
+    ? { starts: 1, reps: 3, seconds: 3, settleMs: 1000, timeoutS: 30 }
     : { starts: 3, reps: 3, seconds: 10, settleMs: 5000, timeoutS: 300 };
   return withLoadProcess(__filename, 'bigbook', async (gen, db) => {
     const book = await gen.call('startBook');

@@ -1,0 +1,71 @@
+// `npm run bench [-- --quick] [-- --only=name,name]`: every workload, the product and its bare
+// baseline in the same run, one table, the figures as JSON in bench/results/. See README.md.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execSync } = require('node:child_process');
+const { pinning, pinSelfToLoadCore } = require('./support/cores');
+const { judge, table } = require('./support/figures');
+const { ensureBuilt } = require('./support/services');
+
+/** In the order they run; `live` is the live fan-out (ROLE=all and an api replica) and the idle-socket memory. */
+const WORKLOADS = {
+  live: () => require('./workloads/live-fanout').runLive({ quick }),
+  rest: () => require('./workloads/rest').runRest({ quick }),
+  odds: () => require('./workloads/odds-fanout').runOddsFanOut({ quick }),
+  'big-book': () => require('./workloads/big-book').runBigBook({ quick }),
+};
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+
+async function main() {
+  const started = new Date();
+  pinSelfToLoadCore();
+  ensureBuilt(['fixtures-live', 'odds-passthrough']);
+  const rows = [];
+  const failures = [];
+  for (const [name, run] of Object.entries(WORKLOADS)) {
+    if (only && !only.includes(name)) continue;
+    const at = performance.now();
+    process.stderr.write(`bench: ${name}...\n`);
+    try {
+      for (const row of await run()) rows.push(judge({ name, ...row }));
+    } catch (error) {
+      failures.push({ name, error: error.stack ?? String(error) });
+      process.stderr.write(`bench: ${name} failed: ${error.stack ?? error}\n`);
+    }
+    process.stderr.write(`bench: ${name} took ${Math.round((performance.now() - at) / 1000)} s\n`);
+  }
+  const result = {
+    started: started.toISOString(),
+    seconds: Math.round((Date.now() - started.getTime()) / 1000),
+    mode: quick ? 'quick' : 'full',
+    commit: execSync('git rev-parse --short HEAD').toString().trim(),
+    machine: { cores: os.availableParallelism(), pinning, node: process.version, loadAverage: os.loadavg() },
+    rows,
+    failures,
+  };
+  const folder = path.join(__dirname, 'results');
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(table(rows));
+  console.log(
+    `\n${result.mode} run, ${result.seconds} s, ${pinning ? 'server on core 1, load on core 0' : 'not pinned'}; ` +
+      `other load = CPU of processes outside this run (PostgreSQL and NATS included), in cores, and the load average.\n` +
+      `figures: ${path.relative(process.cwd(), file)}`,
+  );
+  for (const failure of failures) console.log(`${failure.name}: did not run to the end (see the JSON)`);
+  process.exitCode = failures.length > 0 || rows.some((row) => row.verdict === 'FAIL') ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+// The processes a workload measures: the product from its built bundle (dist/, as production runs
+// it; `node scripts/ensure-build.js` builds it when stale) and the bare baselines from their
+// scripts, each on the server core; and the throwaway database a workload runs against.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+const { spawnOn, SERVER_CORE } = require('./cores');
+const { admin, databaseUrl, natsUrl, until } = require('./bench-env');
+
+const root = path.join(__dirname, '..', '..');
+
+/** Builds the bundles of `apps` when a source is newer than them (build output on stderr). */
+function ensureBuilt(apps) {
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'ensure-build.js'), ...apps], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/**
+ * Runs `node <script>` on `core` with `env` added, its logs at warn level on this stderr.
+ * `BENCH_SERVICE_NODE_ARGS` adds Node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
+function spawnNode(script, env, core = SERVER_CORE) {
+  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawnOn(core, process.execPath, [...nodeArgs, script], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 2, 2],
+  });
+}
+
+/** Starts a service of apps/ from dist with its database, NATS prefix and `env`. */
+function spawnProduct(app, database, env, core = SERVER_CORE) {
+  return spawnNode(
+    path.join(root, 'dist', 'apps', app, 'main.js'),
+    { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: database.name, ...env },
+    core,
+  );
+}
+
+/** Starts a bare baseline server of bench/workloads. */
+function spawnBaseline(script, env) {
+  return spawnNode(path.join(root, 'bench', 'workloads', script), env);
+}
+
+/** Stops a process started here (SIGTERM, SIGKILL after 10 s) and waits for it to exit. */
+async function stopProcess(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resolves once `url` answers at all (any status), i.e. the server listens. */
+function listening(url, what) {
+  return until(
+    () =>
+      fetch(url).then(
+        () => true,
+        () => false,
+      ),
+    what,
+  );
+}
+
+/**
+ * Runs `fn({ name, url, dataSource })` with a new migrated database (the data source is the
+ * runner's own connection), and drops the database afterwards.
+ */
+async function withDatabase(prefix, fn) {
+  require('./ts-sources');
+  const { buildDataSourceOptions, openDataSource } = require('../../libs/database/src');
+  const name = `bench_${prefix}_${Date.now().toString(36)}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = databaseUrl(name);
+  let dataSource;
+  try {
+    dataSource = await openDataSource(
+      buildDataSourceOptions({ url, applicationName: 'bench', migrationsRun: true }),
+    );
+    return await fn({ name, url, dataSource });
+  } finally {
+    await dataSource?.destroy();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+module.exports = { ensureBuilt, spawnProduct, spawnBaseline, stopProcess, listening, withDatabase };

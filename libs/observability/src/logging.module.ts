@@ -38,7 +38,7 @@ type LoggedRequest = Request & { id?: string; log?: PinoInstance };
  * whatever the request's handlers log (nestjs-pino binds it per request).
  *
  * This replaces pino-http, whose per-request machinery cost a third of the
- * REST throughput in bench/fixtures-rest.js.
+ * REST throughput in the REST workload of `npm run bench`.
  */
 export function requestLogger(root: PinoInstance) {
   return (req: LoggedRequest, res: Response, next: NextFunction): void => {

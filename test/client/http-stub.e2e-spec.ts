@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { FixturesClient, OddsClient, RateLimitError } from '@sports-data/client';
 
 /**
- * Rate limits (429 + Retry-After) and conditional requests (ETag) as
- * extensions sections 3 and 4 describe them, over real HTTP against a small
- * local server: the services of this branch do not answer 429 or 304 yet.
+ * Rate limits (429 + Retry-After) and conditional requests (ETag) over real
+ * HTTP against a small local server, which can answer what the services
+ * answer only rarely: long storms of 429, a Retry-After past the client's
+ * cap, a tag that changes between polls. services-client covers the same
+ * against the services themselves.
  */
 describe('reference client: 429 storms and If-None-Match over HTTP', () => {
   let server: Server;

@@ -149,6 +149,51 @@ describe('reference client against both services', () => {
     await stack?.drop();
   }, 60_000);
 
+  describe('limits and conditional requests of the services', () => {
+    it('waits out 429s for their Retry-After until every call of a burst is served', async () => {
+      const limited = await stack.issueKey({ sports: 'soccer', scopes: 'fixtures', rate: '2/2' });
+      const statuses: number[] = [];
+      const waits: number[] = [];
+      const client = new FixturesClient({
+        baseUrl: `${fixturesApi.url}/v1`,
+        apiKey: limited,
+        etagCache: false,
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
+          statuses.push(response.status);
+          return response;
+        },
+        sleep: (ms) => {
+          waits.push(ms);
+          return new Promise((resolve) => setTimeout(resolve, ms));
+        },
+      });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => client.match(arsChe)));
+      expect(answers.map((match) => match.id)).toEqual(Array(5).fill(arsChe));
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+      expect(waits.length).toBe(statuses.filter((status) => status === 429).length);
+      for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(1_000);
+    });
+
+    it('polls with If-None-Match and gets the body it holds back on a 304', async () => {
+      const statuses: number[] = [];
+      const client = new FixturesClient({
+        baseUrl: `${fixturesApi.url}/v1`,
+        apiKey: key,
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
+          statuses.push(response.status);
+          return response;
+        },
+      });
+      const first = await client.match(arsChe);
+      const again = await client.match(arsChe);
+      expect(again).toEqual(first);
+      expect(statuses).toEqual([200, 304]);
+    });
+  });
+
   describe('fixtures-live REST', () => {
     it('lists sports, pages through leagues, matches and teams, and reads one match', async () => {
       const sports = await fixtures.sports();

@@ -9,6 +9,8 @@ interface KeyOptions {
   readonly sports?: string;
   readonly scopes: string;
   readonly grants?: string[];
+  /** The key's own REST rate, `RPS[/BURST]`. */
+  readonly rate?: string;
 }
 
 export interface IsolatedStack {
@@ -35,11 +37,12 @@ export async function isolatedStack(label: string): Promise<IsolatedStack> {
   await dataSource.destroy();
   const env = { DATABASE_URL: url, NATS_SUBJECT_PREFIX: `${runSubjectPrefix() || 'it'}_${label}` };
 
-  const issueKeyWithId = async ({ sports = '', scopes, grants = [] }: KeyOptions) => {
+  const issueKeyWithId = async ({ sports = '', scopes, grants = [], rate }: KeyOptions) => {
     const account = await runKeys(['account:create', '--name', label, '--sports', sports], env);
     if (account.code !== 0) throw new Error(`account:create failed: ${account.stdout}`);
     const args = ['key:issue', '--account', String(account.json.account), '--scopes', scopes];
     for (const grant of grants) args.push('--grant', grant);
+    if (rate !== undefined) args.push('--rate', rate);
     const issued = await runKeys(args, env);
     if (issued.code !== 0) throw new Error(`key:issue failed: ${issued.stdout}`);
     return { id: String(issued.json.id), key: String(issued.json.key) };

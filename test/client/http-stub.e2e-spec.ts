@@ -5,8 +5,8 @@ import { FixturesClient, OddsClient, RateLimitError } from '@sports-data/client'
 /**
  * Rate limits (429 + Retry-After) and conditional requests (ETag) over real
  * HTTP against a small local server, which can answer what the services
- * answer only rarely: long storms of 429, a Retry-After past the client's
- * cap, a tag that changes between polls. services-client covers the same
+ * answer only rarely: a storm of 429 longer than the client's retries, a
+ * body that changes between polls. services-client covers the same
  * against the services themselves.
  */
 describe('reference client: 429 storms and If-None-Match over HTTP', () => {

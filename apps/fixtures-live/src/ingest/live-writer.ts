@@ -54,7 +54,15 @@ export class LiveWriter implements BeforeApplicationShutdown {
   write(matchId: number, change: LiveWrite): void {
     if (this.pending.size === 0) this.pendingSince = performance.now();
     this.pending.set(matchId, merge(this.pending.get(matchId), change) ?? change);
-    this.schedule(LINGER_MS - (performance.now() - this.pendingSince));
+    // A frozen result or a new status is rare and matters after a crash: it does not wait, unless
+    // PostgreSQL is failing and the retry waits out its backoff.
+    const urgent =
+      (change.halfTimeJson ?? change.fullTimeJson ?? change.liveStatus) !== undefined && this.attempt === 0;
+    if (urgent) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.schedule(urgent ? 0 : LINGER_MS - (performance.now() - this.pendingSince));
   }
 
   /** True while some write waits or runs (tests and shutdown use it). */

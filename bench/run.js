@@ -26,6 +26,8 @@ const only = args
 
 async function main() {
   const started = new Date();
+  // Read before pinning: a pinned process sees only its own core.
+  const cores = os.availableParallelism();
   pinSelfToLoadCore();
   ensureBuilt(['fixtures-live', 'odds-passthrough']);
   const rows = [];
@@ -47,7 +49,7 @@ async function main() {
     seconds: Math.round((Date.now() - started.getTime()) / 1000),
     mode: quick ? 'quick' : 'full',
     commit: execSync('git rev-parse --short HEAD').toString().trim(),
-    machine: { cores: os.availableParallelism(), pinning, node: process.version, loadAverage: os.loadavg() },
+    machine: { cores, pinning, node: process.version, loadAverage: os.loadavg() },
     rows,
     failures,
   };

@@ -6,6 +6,7 @@ const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { spawnOn, SERVER_CORE } = require('./cores');
 const { admin, databaseUrl, natsUrl, until } = require('./bench-env');
+const { UNLIMITED_STREAMS } = require('./bench-keys');
 
 const root = path.join(__dirname, '..', '..');
 
@@ -34,7 +35,13 @@ function spawnNode(script, env, core = SERVER_CORE) {
 function spawnProduct(app, database, env, core = SERVER_CORE) {
   return spawnNode(
     path.join(root, 'dist', 'apps', app, 'main.js'),
-    { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: database.name, ...env },
+    {
+      DATABASE_URL: database.url,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: database.name,
+      ...UNLIMITED_STREAMS,
+      ...env,
+    },
     core,
   );
 }

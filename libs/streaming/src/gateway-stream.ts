@@ -1,27 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import type { BufferLimits } from './buffered-sender';
-import type { Conflate } from './outgoing-queue';
 import type { StreamConnection } from './stream-connection';
-import type { ConnectionLimit, HandshakeRejection, StreamHeartbeat, StreamServer } from './stream-server';
-
-/** What a gateway decides about its clients before and after the upgrade. */
-export interface StreamHandshake<P, M> {
-  /** Runs before the upgrade; resolves the client's principal or throws. */
-  authenticate(request: IncomingMessage): Promise<P>;
-  /** Renders a failed authentication as the app's HTTP error. */
-  reject(error: unknown): HandshakeRejection;
-  /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
-  readonly conflate?: Conflate<M>;
-  readonly limits?: BufferLimits;
-  /** Subscriptions currently held on this endpoint, for the metrics endpoint. */
-  subscriptionCount?(): number;
-  /** Heartbeat frames, at `defaultMs` or the client's `heartbeat_ms`. */
-  readonly heartbeat?: StreamHeartbeat<M>;
-  /** The app's text for a handshake query parameter that cannot be served (answered with 400). */
-  invalidParameter?(name: string): string;
-  /** Open sockets one key may hold across the app's stream endpoints. */
-  readonly connectionLimit?: ConnectionLimit<P>;
-}
+import type { StreamHandshake, StreamServer } from './stream-server';
 
 /**
  * The server object `StreamAdapter.create` returns for one gateway, and so the

@@ -54,18 +54,12 @@ export interface HandshakeRejection {
   readonly body: unknown;
 }
 
-/** A WebSocket endpoint on the application's HTTP port. */
-export interface StreamEndpoint<P, M = unknown> {
-  /** Exact request path, for example `/v1/stream`. */
-  readonly path: string;
+/** What an endpoint decides about its clients before and after the upgrade. */
+export interface StreamHandshake<P, M = unknown> {
   /** Runs before the upgrade; resolves the client's principal or throws. */
   authenticate(request: IncomingMessage): Promise<P>;
   /** Renders a failed authentication as the app's HTTP error. */
   reject(error: unknown): HandshakeRejection;
-  /** Takes over an accepted client. */
-  accept(connection: StreamConnection<P, M>): void;
-  /** The app's error frame around a message (`StreamConnection.sendError`). */
-  errorFrame(message: string): string;
   /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
   readonly conflate?: Conflate<M>;
   readonly limits?: BufferLimits;
@@ -80,6 +74,16 @@ export interface StreamEndpoint<P, M = unknown> {
   invalidParameter?(name: string): string;
   /** Open sockets one key may hold on this server; see ConnectionLimit. */
   readonly connectionLimit?: ConnectionLimit<P>;
+}
+
+/** A WebSocket endpoint on the application's HTTP port. */
+export interface StreamEndpoint<P, M = unknown> extends StreamHandshake<P, M> {
+  /** Exact request path, for example `/v1/stream`. */
+  readonly path: string;
+  /** Takes over an accepted client. */
+  accept(connection: StreamConnection<P, M>): void;
+  /** The app's error frame around a message (`StreamConnection.sendError`). */
+  errorFrame(message: string): string;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { projectClockSeconds } from './clock';
 import type { LiveDataFrame, LiveSnapshot } from './fixtures-types';
-import { Positions } from './positions';
 import { type BaseStreamEvents, ReconnectingStream, type StreamOptions } from './reconnecting-stream';
 
 /** What the client holds for one match of the live-score stream. */
@@ -31,9 +30,6 @@ export interface LiveStreamEvents extends BaseStreamEvents {
 export class LiveScoresStream extends ReconnectingStream<LiveStreamEvents> {
   private readonly subscribed = new Set<number>();
   private readonly states = new Map<number, LiveMatchState>();
-  private readonly positions = new Positions();
-  /** Matches resubscribed with resume_after whose first frame has not come yet. */
-  private readonly resuming = new Set<number>();
 
   constructor(options: StreamOptions) {
     super(options);
@@ -86,16 +82,7 @@ export class LiveScoresStream extends ReconnectingStream<LiveStreamEvents> {
   }
 
   private sendSubscribe(matchId: number): boolean {
-    const resumeAfter = this.positions.of(matchId);
-    const message: Record<string, unknown> = { action: 'subscribe', match_id: matchId };
-    if (resumeAfter !== undefined) message.resume_after = resumeAfter;
-    if (this.conflateMs > 0) message.conflate_ms = this.conflateMs;
-    if (!this.send(message)) return false;
-    if (resumeAfter !== undefined) {
-      this.resuming.add(matchId);
-      this.stats.resumedSubscriptions += 1;
-    }
-    return resumeAfter !== undefined;
+    return this.subscribeMatch('match_id', matchId);
   }
 
   protected handleFrame(frame: Record<string, unknown>): void {
@@ -105,12 +92,7 @@ export class LiveScoresStream extends ReconnectingStream<LiveStreamEvents> {
         this.apply(frame as unknown as LiveDataFrame);
         return;
       case 'heartbeat':
-        if (typeof frame.seq === 'number') this.positions.seen(frame.seq);
-        this.noteHeartbeat({
-          ts: Number(frame.ts),
-          seq: typeof frame.seq === 'number' ? frame.seq : undefined,
-          feedHealthy: frame.feed_healthy === true,
-        });
+        this.heartbeatFrame(frame);
         return;
       case 'error':
         this.emitBase('serverError', String(frame.error));

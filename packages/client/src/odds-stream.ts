@@ -1,6 +1,5 @@
 import { applyBookFrame, type MatchBook } from './book-state';
 import type { BookSnapshotFrame, BookUpdateFrame } from './odds-types';
-import { Positions } from './positions';
 import { type BaseStreamEvents, ReconnectingStream, type StreamOptions } from './reconnecting-stream';
 
 export interface BookChangeEvent {
@@ -31,8 +30,6 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
   private readonly matches = new Set<number>();
   private readonly scopes = new Set<AllScope>();
   private readonly books = new Map<number, MatchBook>();
-  private readonly positions = new Positions();
-  private readonly resuming = new Set<number>();
   /** The held seq a gap last made a match resume from; a second gap there is not asked for again. */
   private readonly gapResumedFrom = new Map<number, number>();
 
@@ -79,16 +76,7 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
   }
 
   private sendSubscribe(matchId: number): boolean {
-    const resumeAfter = this.positions.of(matchId);
-    const message: Record<string, unknown> = { action: 'subscribe', match: matchId };
-    if (resumeAfter !== undefined) message.resume_after = resumeAfter;
-    if (this.conflateMs > 0) message.conflate_ms = this.conflateMs;
-    if (!this.send(message)) return false;
-    if (resumeAfter !== undefined) {
-      this.resuming.add(matchId);
-      this.stats.resumedSubscriptions += 1;
-    }
-    return resumeAfter !== undefined;
+    return this.subscribeMatch('match', matchId);
   }
 
   private sendSubscribeAll(scope: AllScope): boolean {
@@ -115,12 +103,7 @@ export class OddsStream extends ReconnectingStream<OddsStreamEvents> {
         this.apply(frame as unknown as BookSnapshotFrame | BookUpdateFrame);
         return;
       case 'heartbeat':
-        if (typeof frame.seq === 'number') this.positions.seen(frame.seq);
-        this.noteHeartbeat({
-          ts: Number(frame.ts),
-          seq: typeof frame.seq === 'number' ? frame.seq : undefined,
-          feedHealthy: frame.feed_healthy === true,
-        });
+        this.heartbeatFrame(frame);
         return;
       case 'error':
         this.emitBase('serverError', String(frame.error));

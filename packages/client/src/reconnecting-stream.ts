@@ -3,6 +3,7 @@ import { Emitter } from './emitter';
 import { StreamError } from './errors';
 import { defaultSocketFactory, messageText, OPEN, type SocketFactory, type SocketLike } from './socket';
 import { REAL_TIMERS, silenceLimitMs, type Timers, Watchdog } from './watchdog';
+import { Positions } from './positions';
 
 /**
  * - `connecting`: the first socket is being opened;
@@ -101,6 +102,10 @@ export abstract class ReconnectingStream<Events extends BaseStreamEvents> extend
   private readonly watchdog: Watchdog;
   private readonly timers: Timers;
   protected readonly heartbeatMs: number;
+  /** Each match's position, to resume from after a reconnect. */
+  protected readonly positions = new Positions();
+  /** Matches resubscribed with resume_after whose first frame has not come yet. */
+  protected readonly resuming = new Set<number>();
   protected readonly conflateMs: number;
   private feedHealthy: boolean | undefined;
 
@@ -145,6 +150,30 @@ export abstract class ReconnectingStream<Events extends BaseStreamEvents> extend
   }
 
   /** Sends a message when a socket is open; false when none is (it is sent on the next open instead). */
+  /**
+   * Subscribes to one match (`field` names it in the service's message),
+   * resuming after its held position when there is one; true when it resumes.
+   */
+  protected subscribeMatch(field: 'match_id' | 'match', matchId: number): boolean {
+    const resumeAfter = this.positions.of(matchId);
+    const message: Record<string, unknown> = { action: 'subscribe', [field]: matchId };
+    if (resumeAfter !== undefined) message.resume_after = resumeAfter;
+    if (this.conflateMs > 0) message.conflate_ms = this.conflateMs;
+    if (!this.send(message)) return false;
+    if (resumeAfter !== undefined) {
+      this.resuming.add(matchId);
+      this.stats.resumedSubscriptions += 1;
+    }
+    return resumeAfter !== undefined;
+  }
+
+  /** A heartbeat frame of either service: its `seq` is a position seen, its time feeds the watchdog. */
+  protected heartbeatFrame(frame: Record<string, unknown>): void {
+    const seq = typeof frame.seq === 'number' ? frame.seq : undefined;
+    if (seq !== undefined) this.positions.seen(seq);
+    this.noteHeartbeat({ ts: Number(frame.ts), seq, feedHealthy: frame.feed_healthy === true });
+  }
+
   protected send(message: object): boolean {
     if (!this.socket || this.socket.readyState !== OPEN) return false;
     this.socket.send(JSON.stringify(message));

@@ -3,7 +3,7 @@ import { backoffDelay, type Clock } from '@app/clock';
 import type { ChangeLog, NatsEventClient } from '@app/messaging';
 import type { UpstreamMonitor } from '@app/observability';
 import type { BookRepository } from '../book/book.repository';
-import type { BookDiff, IngestBook, MatchupsLoad } from '../book/domain';
+import type { BookCommit, BookDiff, IngestBook, MatchupsLoad } from '../book/domain';
 import type { BookSource } from '../config/books';
 import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
@@ -30,6 +30,12 @@ export interface PollSettings {
 const CUTOFF_CHECK_MS = 200;
 /** How often feed health goes out besides after each poll, so late replicas learn it quickly. */
 const HEALTH_EVERY_MS = 1000;
+/**
+ * Markets resolved, published and stored per turn of the event loop when a
+ * load touches many at once: tens of milliseconds of CPU, so the lease keeps
+ * renewing and the api side of a ROLE=all process keeps answering.
+ */
+const MARKETS_PER_PART = 2_000;
 
 class UpstreamFault extends Error {}
 
@@ -68,6 +74,8 @@ export class BookPollSchedule {
   private failures = 0;
   private stopped = false;
   private loop?: Promise<void>;
+  /** While a load is applied part by part, the book is half-resolved: cutoffs wait for it. */
+  private applyingParts = false;
   private wake?: () => void;
   private timers: NodeJS.Timeout[] = [];
 
@@ -172,7 +180,8 @@ export class BookPollSchedule {
     if (!book.hasLabels(sportId)) {
       // A cold book answers 503 or []: names stay generic until it loads, then markets are renamed.
       const labels = await this.client.get(`sports/${sportId}/periods`, parsePeriodLabels);
-      if (labels.kind === 'ok') this.apply(book.applyLabels(sportId, labels.value, this.clock.now()));
+      if (labels.kind === 'ok')
+        await this.applyInParts(book.beginLabels(sportId, labels.value, this.clock.now()));
       else if (labels.kind === 'fault') throw new UpstreamFault(labels.error);
     }
     const position = this.cursors.get(sportId);
@@ -202,15 +211,29 @@ export class BookPollSchedule {
     const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
     const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
     const markets = expect(await this.client.get(`sports/${sportId}/markets`, parseMarketsFull), 'markets');
-    const now = this.clock.now();
-    this.apply(
-      book.applyFull(
-        sportId,
-        { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets },
-        now,
-      ),
-    );
+    // Reading a big answer took a while of CPU: let timers and I/O run before indexing it.
+    await nextTurn();
+    if (this.stopped) return;
+    const load = { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets };
+    await this.applyInParts(book.beginFull(sportId, load, this.clock.now()));
     this.cursors.set(sportId, { cursor: markets.value.last });
+  }
+
+  /**
+   * Publishes a commit part by part, yielding to the event loop between
+   * parts. A stop abandons the rest: the next start seeds a new book.
+   */
+  private async applyInParts(commit: BookCommit): Promise<void> {
+    this.applyingParts = true;
+    try {
+      for (;;) {
+        this.apply(commit.next(MARKETS_PER_PART));
+        if (commit.done || this.stopped) return;
+        await nextTurn();
+      }
+    } finally {
+      this.applyingParts = false;
+    }
   }
 
   /** Leagues and matchups of a sport, or undefined when neither changed since the last read. */
@@ -228,7 +251,7 @@ export class BookPollSchedule {
 
   private checkCutoffs(): void {
     const book = this.book;
-    if (!book || this.stopped) return;
+    if (!book || this.stopped || this.applyingParts) return;
     const next = book.nextCutoff();
     const now = this.clock.now();
     if (next !== undefined && next <= now) this.apply(book.tick(now));
@@ -255,6 +278,11 @@ export class BookPollSchedule {
       this.wake = done;
     });
   }
+}
+
+/** Resolves after pending timers and I/O have had their turn. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModified: boolean } {

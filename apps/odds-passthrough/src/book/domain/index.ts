@@ -1,3 +1,4 @@
+export * from './book-commit';
 export * from './book-diff';
 export * from './decimal-odds';
 export * from './feed-health';

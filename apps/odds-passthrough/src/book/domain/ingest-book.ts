@@ -1,4 +1,5 @@
 import type { UpstreamMarket, UpstreamMatchup, UpstreamPeriodLabel, UpstreamSport } from '../../upstream';
+import { BookCommit } from './book-commit';
 import type {
   BookDiff,
   BookLeague,
@@ -141,21 +142,34 @@ export class IngestBook {
    * ignored. A new or different table renames the sport's markets, with greater versions.
    */
   applyLabels(sportId: number, labels: readonly UpstreamPeriodLabel[], now: number): BookDiff {
+    return this.beginLabels(sportId, labels, now).next();
+  }
+
+  /** `applyLabels`, resolved in parts like `beginFull`: a rename may touch every market of the sport. */
+  beginLabels(sportId: number, labels: readonly UpstreamPeriodLabel[], now: number): BookCommit {
     const pass = this.beginPass();
     if (this.catalog.replaceLabels(sportId, labels)) {
       for (const match of this.held.ofSport(sportId)) {
         for (const market of match.markets.values()) this.markDirty(pass, market);
       }
     }
-    return this.commit(pass, now);
+    return this.commitInParts(pass, now);
   }
 
   /** A full load: leagues, matchups and markets of one sport; whatever is not listed is withdrawn. */
   applyFull(sportId: number, load: FullLoad, now: number): BookDiff {
+    return this.beginFull(sportId, load, now).next();
+  }
+
+  /**
+   * `applyFull`, its resolution taken in parts (BookCommit). Until the last
+   * part is taken the book is half-resolved: nothing else may be applied.
+   */
+  beginFull(sportId: number, load: FullLoad, now: number): BookCommit {
     const pass = this.beginPass();
     this.loadMatchups(sportId, load, pass);
     this.loadMarkets(sportId, load.markets, pass);
-    return this.commit(pass, now);
+    return this.commitInParts(pass, now);
   }
 
   /**
@@ -347,31 +361,35 @@ export class IngestBook {
 
   /** Resolves every dirty market, issues versions for what clients will see differently. */
   private commit(pass: BookPass, now: number, sportsChanged = false): BookDiff {
-    const diff: BookDiff = {
-      changes: [],
-      matches: [],
-      removedMatches: [],
+    return this.commitInParts(pass, now, sportsChanged).next();
+  }
+
+  private commitInParts(pass: BookPass, now: number, sportsChanged = false): BookCommit {
+    return new BookCommit(
+      pass,
       sportsChanged,
-      leaguesChanged: this.catalog.takeLeaguesChanged(),
-    };
-    for (const [held, p] of pass) {
-      if (p.removed) {
-        if (p.added) continue;
-        held.ts = Math.max(held.ts, now);
-        diff.removedMatches.push({ id: held.id, sportId: held.sportId });
-        diff.changes.push(this.changeOf(held, p, []));
-        continue;
-      }
-      const matchup = held.matchup;
-      if (matchup === undefined) continue;
-      if (p.fieldsDirty || p.added) this.publishMatch(held, matchup, diff, now);
-      for (const market of p.dirty) this.publishMarket(held, market, matchup, p, now);
-      if (p.added || p.selections.length > 0 || p.removedKeys.size > 0) {
-        held.ts = Math.max(held.ts, now);
-        diff.changes.push(this.changeOf(held, p, p.selections));
-      }
+      () => this.catalog.takeLeaguesChanged(),
+      (held, p, diff) => this.commitMatch(held, p, diff, now),
+    );
+  }
+
+  private commitMatch(held: HeldMatch, p: MatchPass, diff: BookDiff, now: number): number {
+    if (p.removed) {
+      if (p.added) return 0;
+      held.ts = Math.max(held.ts, now);
+      diff.removedMatches.push({ id: held.id, sportId: held.sportId });
+      diff.changes.push(this.changeOf(held, p, []));
+      return 0;
     }
-    return diff;
+    const matchup = held.matchup;
+    if (matchup === undefined) return 0;
+    if (p.fieldsDirty || p.added) this.publishMatch(held, matchup, diff, now);
+    for (const market of p.dirty) this.publishMarket(held, market, matchup, p, now);
+    if (p.added || p.selections.length > 0 || p.removedKeys.size > 0) {
+      held.ts = Math.max(held.ts, now);
+      diff.changes.push(this.changeOf(held, p, p.selections));
+    }
+    return p.dirty.size;
   }
 
   private changeOf(held: HeldMatch, p: MatchPass, selections: Selection[]): BookChange {

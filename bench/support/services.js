@@ -22,27 +22,37 @@ function ensureBuilt(apps) {
  * Runs `node <script>` on `core` with `env` added, its logs at warn level on this stderr.
  * `BENCH_SERVICE_NODE_ARGS` adds Node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-function spawnNode(script, env, core = SERVER_CORE) {
+function spawnNode(script, env, core = SERVER_CORE, cwd = root) {
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return spawnOn(core, process.execPath, [...nodeArgs, script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 2, 2],
   });
 }
 
+/**
+ * Another checkout whose build stands in for the product (`BENCH_PRODUCT_ROOT`, built there
+ * with `npm run build`), to compare commits with the same workloads and baselines. Its
+ * databases are migrated by this checkout, so it must not run migrations of its own.
+ */
+const productRoot = process.env.BENCH_PRODUCT_ROOT ? path.resolve(process.env.BENCH_PRODUCT_ROOT) : root;
+const PRODUCT_ENV = productRoot === root ? {} : { MIGRATIONS_RUN: 'false' };
+
 /** Starts a service of apps/ from dist with its database, NATS prefix and `env`. */
 function spawnProduct(app, database, env, core = SERVER_CORE) {
   return spawnNode(
-    path.join(root, 'dist', 'apps', app, 'main.js'),
+    path.join(productRoot, 'dist', 'apps', app, 'main.js'),
     {
       DATABASE_URL: database.url,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: database.name,
       ...UNLIMITED_STREAMS,
+      ...PRODUCT_ENV,
       ...env,
     },
     core,
+    productRoot,
   );
 }
 

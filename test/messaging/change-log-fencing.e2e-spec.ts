@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { ChangeLog, ChangeLogConflict, NatsLink } from '@app/messaging';
-import { NATS_URL, runSubjectPrefix } from '../support/test-env';
+import { ChangeLog, ChangeLogConflict, type NatsLink } from '@app/messaging';
+import { connectUnderOwnPrefix, dropLog } from '../support/pausable-change-log';
 
 const encoder = new TextEncoder();
 
@@ -10,22 +9,16 @@ const encoder = new TextEncoder();
  * (docs/adr/013-ingest-leadership.md) rests on.
  */
 describe('ChangeLog appends against the real NATS', () => {
-  // A prefix of its own under the run's, so the stream is this file's alone and the run's teardown drops it.
-  const prefix = `${runSubjectPrefix()}_fence${randomBytes(3).toString('hex')}`;
   let link: NatsLink;
   let log: ChangeLog;
 
   beforeAll(async () => {
-    link = new NatsLink({ servers: [NATS_URL], name: 'change-log-fencing', subjectPrefix: prefix });
-    expect(await link.waitUntilConnected(5000)).toBe(true);
+    link = await connectUnderOwnPrefix('change-log-fencing');
     log = new ChangeLog(link, { name: 'FENCE', subjects: 'fence.log.>', retentionMs: 60_000 });
     await log.ensure();
   });
 
-  afterAll(async () => {
-    await (await link.jetStreamManager()).streams.delete(log.streamName).catch(() => undefined);
-    await link.onApplicationShutdown();
-  });
+  afterAll(() => dropLog(link, log));
 
   it('takes exactly one of two appends that expect the same predecessor', async () => {
     const subject = 'fence.log.race';
@@ -80,7 +73,9 @@ describe('ChangeLog appends against the real NATS', () => {
     const subject = 'fence.log.aged';
     const first = await log.append(subject, encoder.encode('a'), { expectedLastSeq: 0, prevSeq: null });
     // What max_age does to a quiet subject, without waiting for it.
-    await (await link.jetStreamManager()).streams.purge(log.streamName, { filter: `${prefix}.${subject}` });
+    await (
+      await link.jetStreamManager()
+    ).streams.purge(log.streamName, { filter: `${link.subjectPrefix}.${subject}` });
     await expect(
       log.append(subject, encoder.encode('b'), { expectedLastSeq: first, prevSeq: first }),
     ).rejects.toBeInstanceOf(ChangeLogConflict);

@@ -21,6 +21,46 @@ export interface ChangePosition {
 }
 
 /**
+ * Where an append joins its subject's chain. The two differ when the
+ * predecessor is no longer in the log (it aged out, or the log lost its
+ * store): clients still get the last `seq` known, while the log, which holds
+ * nothing of the subject, is expected to hold nothing.
+ */
+export interface ChainTail {
+  /** The `seq` of the subject's newest message the log must hold for the append to be taken; 0: none. */
+  readonly expectedLastSeq: number;
+  /** The `seq` the change names as its predecessor (`Prev-Seq`); null when it has none. */
+  readonly prevSeq: number | null;
+}
+
+/**
+ * The log refused an append because the subject's newest message was not
+ * the one expected: another appender came first, or the expected one aged
+ * out. Nothing was appended.
+ */
+export class ChangeLogConflict extends Error {
+  override readonly name = 'ChangeLogConflict';
+
+  constructor(
+    /** Without the deployment prefix. */
+    readonly subject: string,
+    readonly expectedLastSeq: number,
+  ) {
+    super(`the change log's newest message of ${subject} is not ${expectedLastSeq} (wrong last sequence)`);
+  }
+}
+
+/** JetStream's error code for a publish whose expected last subject sequence did not match. */
+const WRONG_LAST_SEQUENCE = 10071;
+
+/**
+ * Appends tried again at once after a conflict, per change. Under one lease
+ * holder one retry after reading the log again settles it; more mean another
+ * process keeps appending, and the caller's own backoff should pace it.
+ */
+const MAX_CONFLICT_RETRIES = 3;
+
+/**
  * An append waits this long for JetStream's acknowledgement. One sent just as
  * the connection dropped gets no answer; failing it soon lets the caller retry
  * on the new connection instead of waiting out the client's 5 s default.
@@ -91,23 +131,35 @@ export class ChangeLog {
   }
 
   /**
-   * Appends a change and resolves with its `seq`; rejects when NATS or the
-   * stream cannot take it. With `id`, an append retried after an answer was
-   * lost is recognised by the stream (its duplicate window) and keeps the
-   * first `seq` instead of being logged twice.
+   * Appends a change after `tail` and resolves with its `seq`; rejects with
+   * `ChangeLogConflict` when the subject's newest message in the log is not
+   * `tail.expectedLastSeq` (the server compares and appends in one step, so
+   * two appends expecting the same predecessor never both succeed), and
+   * otherwise when NATS or the stream cannot take it. With `id`, an append
+   * retried after an answer was lost is recognised by the stream (its
+   * duplicate window, checked before the expectation) and keeps the first
+   * `seq` instead of being logged twice or refused.
    */
-  async append(subject: string, data: Uint8Array, prevSeq: number | null, id?: string): Promise<number> {
+  async append(subject: string, data: Uint8Array, tail: ChainTail, id?: string): Promise<number> {
     let meta: MsgHdrs | undefined;
-    if (prevSeq !== null) {
+    if (tail.prevSeq !== null) {
       meta = headers();
-      meta.set(PREV_SEQ_HEADER, String(prevSeq));
+      meta.set(PREV_SEQ_HEADER, String(tail.prevSeq));
     }
-    const ack = await this.link.jetStream().publish(qualifySubject(this.link.subjectPrefix, subject), data, {
-      headers: meta,
-      timeout: APPEND_TIMEOUT_MS,
-      ...(id === undefined ? {} : { msgID: id }),
-    });
-    return ack.seq;
+    try {
+      const ack = await this.link
+        .jetStream()
+        .publish(qualifySubject(this.link.subjectPrefix, subject), data, {
+          headers: meta,
+          timeout: APPEND_TIMEOUT_MS,
+          expect: { lastSubjectSequence: tail.expectedLastSeq },
+          ...(id === undefined ? {} : { msgID: id }),
+        });
+      return ack.seq;
+    } catch (error) {
+      if (isWrongLastSequence(error)) throw new ChangeLogConflict(subject, tail.expectedLastSeq);
+      throw error;
+    }
   }
 
   /** The newest `seq` appended (0 while the log is empty). */
@@ -176,6 +228,56 @@ export class ChangeLog {
   }
 }
 
+/** How an appender joins a subject's chain after reading the log's newest `seq` of it (null: none). */
+export function tailAfter(newest: number | null, lastKnown: number | null): ChainTail {
+  return { expectedLastSeq: newest ?? 0, prevSeq: newest ?? lastKnown };
+}
+
+export interface ChainAppendOptions {
+  /** Stable across retries: see `ChangeLog.append`. */
+  readonly id?: string;
+  /** Asked after every conflict: false once the caller may no longer append (its lease may be gone). */
+  readonly mayAppend: () => boolean;
+  /** Told of every conflict, with where the retry joins the chain. */
+  readonly onConflict: (conflict: ChangeLogConflict, retry: ChainTail) => void;
+}
+
+/**
+ * Appends after `tail`; on a conflict reads the subject's newest `seq` again
+ * and appends after it, while `mayAppend` allows. Resolves with the change's
+ * position, or null when the caller may no longer append; nothing refused is
+ * ever appended.
+ */
+export async function appendToChain(
+  log: Pick<ChangeLog, 'append' | 'lastSeqOf'>,
+  subject: string,
+  data: Uint8Array,
+  tail: ChainTail,
+  options: ChainAppendOptions,
+): Promise<ChangePosition | null> {
+  let current = tail;
+  for (let conflicts = 0; ;) {
+    try {
+      return { seq: await log.append(subject, data, current, options.id), prevSeq: current.prevSeq };
+    } catch (error) {
+      if (!(error instanceof ChangeLogConflict) || conflicts++ >= MAX_CONFLICT_RETRIES) throw error;
+      current = tailAfter(await log.lastSeqOf(subject), current.prevSeq);
+      options.onConflict(error, current);
+      if (!options.mayAppend()) return null;
+    }
+  }
+}
+
+/** A log line for a conflict: what was expected and found, no message contents or ids. */
+export function describeConflict(conflict: ChangeLogConflict, retry: ChainTail): string {
+  const seqOrNone = (seq: number) => (seq === 0 ? 'none' : String(seq));
+  return (
+    `The change log refused an append to ${conflict.subject}: it expected the newest change there to be ` +
+    `${seqOrNone(conflict.expectedLastSeq)}, the log holds ${seqOrNone(retry.expectedLastSeq)} ` +
+    '(another ingest appended, or it aged out)'
+  );
+}
+
 /** Headers announcing a logged change on a live subject. */
 export function positionHeaders(position: ChangePosition): MsgHdrs {
   const meta = headers();
@@ -199,6 +301,12 @@ export function positionOf(meta: MsgHdrs | undefined): ChangePosition | null {
  */
 function nextOf(subject: string, seq: number): SeqMsgRequest {
   return { seq, next_by_subj: subject } as SeqMsgRequest;
+}
+
+function isWrongLastSequence(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { api_error: apiError, message } = error as { api_error?: { err_code?: number }; message?: string };
+  return apiError?.err_code === WRONG_LAST_SEQUENCE || /wrong last sequence/i.test(message ?? '');
 }
 
 function isNotFound(error: unknown): boolean {

@@ -4,11 +4,16 @@ import type { DataSource } from 'typeorm';
 import { backoffDelay, retryUntilDone, WakeablePauses } from '@app/clock';
 import { IngestLeadership } from '@app/leadership';
 import {
+  appendToChain,
+  type ChainTail,
+  type ChangeLogConflict,
+  describeConflict,
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
   NatsEventClient,
   NatsLink,
   positionHeaders,
+  tailAfter,
 } from '@app/messaging';
 import { LiveChangeLog } from '../live/live-change-log';
 import { FIXTURES_INGEST_LEASE } from './fixtures-ingest-lease';
@@ -42,15 +47,23 @@ interface MatchSlot {
  * change within a second of NATS answering again).
  *
  * Only the holder of the ingest lease appends: the check runs right before
- * every append, so a deposed process stops before its successor starts.
+ * every append, so a deposed process stops before its successor starts. Each
+ * append also expects the log's newest change of the match to be the one it
+ * names (none when the log holds none), so a process that appends after its
+ * lease was lost, whatever its pauses, is refused instead of forking the
+ * chain; a refused holder reads the log again and appends after what it finds.
  */
 @Injectable()
 export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LiveChangePublisher.name);
   private readonly slots = new Map<number, MatchSlot>();
-  /** Each match's newest `seq` appended by this term, or read from the log. */
+  /** Each match's newest `seq` appended by this term. */
   private readonly lastSeq = new Map<number, number>();
-  /** Each match's stored position, used when the log holds nothing of it (its store was lost). */
+  /**
+   * Each match's last position known besides `lastSeq`: stored, or named by
+   * an append that was refused; named when the log holds nothing of the
+   * match (it aged out, or the log's store was lost).
+   */
   private readonly recalled = new Map<number, number>();
   private ready?: Promise<void>;
   private ensuring?: Promise<void>;
@@ -161,24 +174,50 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
   private async append(matchId: number, change: PendingChange): Promise<void> {
     const generation = this.generation;
     const subject = DynamicSubjects.fixturesLog(change.sportId, matchId);
-    const prevSeq = this.lastSeq.get(matchId) ?? (await this.previousInLog(matchId, subject));
-    if (!this.leadership.holds(FIXTURES_INGEST_LEASE) || generation !== this.generation) return;
-    const seq = await this.log.append(subject, change.frameData, prevSeq);
-    if (generation === this.generation) this.lastSeq.set(matchId, seq);
+    const tail = await this.tailOf(matchId, subject);
+    const mayAppend = () => this.leadership.holds(FIXTURES_INGEST_LEASE) && generation === this.generation;
+    if (!mayAppend()) return;
+    const position = await appendToChain(this.log, subject, change.frameData, tail, {
+      mayAppend,
+      onConflict: (conflict, retry) => this.onConflict(matchId, generation, conflict, retry),
+    });
+    if (!position) return;
+    if (generation === this.generation) this.lastSeq.set(matchId, position.seq);
     this.events.emitFrame(
       DynamicSubjects.fixturesLive(change.sportId, matchId),
       change.frameData,
-      positionHeaders({ seq, prevSeq }),
+      positionHeaders(position),
     );
-    this.writer.write(matchId, { ...change.write, changeSeq: seq, prevChangeSeq: prevSeq });
+    this.writer.write(matchId, {
+      ...change.write,
+      changeSeq: position.seq,
+      prevChangeSeq: position.prevSeq,
+    });
   }
 
   /**
-   * The match's newest change in the log, which a process that died before
-   * storing its last position still appended, else the stored position.
+   * After what this term appended last; else after the match's newest change
+   * in the log, which a process that died before storing its last position
+   * still appended; else naming the stored position.
    */
-  private async previousInLog(matchId: number, subject: string): Promise<number | null> {
-    return (await this.log.lastSeqOf(subject)) ?? this.recalled.get(matchId) ?? null;
+  private async tailOf(matchId: number, subject: string): Promise<ChainTail> {
+    const known = this.lastSeq.get(matchId);
+    if (known !== undefined) return { expectedLastSeq: known, prevSeq: known };
+    return tailAfter(await this.log.lastSeqOf(subject), this.recalled.get(matchId) ?? null);
+  }
+
+  /** What this term appended last is no longer the log's newest change of the match. */
+  private onConflict(
+    matchId: number,
+    generation: number,
+    conflict: ChangeLogConflict,
+    retry: ChainTail,
+  ): void {
+    if (generation === this.generation) {
+      this.lastSeq.delete(matchId);
+      if (retry.prevSeq !== null) this.recalled.set(matchId, retry.prevSeq);
+    }
+    this.logger.warn(describeConflict(conflict, retry));
   }
 
   /** One check of the stream for every match that failed at once. */

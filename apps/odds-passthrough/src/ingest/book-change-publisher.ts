@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { backoffDelay, retryUntilDone, WakeablePauses } from '@app/clock';
 import {
+  appendToChain,
+  type ChainTail,
   type ChangeLog,
+  type ChangeLogConflict,
+  describeConflict,
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
   type NatsEventClient,
   positionHeaders,
+  tailAfter,
 } from '@app/messaging';
 import type { MatchPosition } from '../book/book.repository';
 import { describeError } from './describe-error';
@@ -40,12 +45,20 @@ const encoder = new TextEncoder();
  * before every round). A match's `prev_seq` is what this term appended last,
  * else the newest change of the match in the log (a process that died
  * between appending and storing the position still appended it), else its
- * stored position (a log that lost its store).
+ * stored position (a log that lost its store). Each append expects the log's
+ * newest change of the match to be that one (none when the log holds none),
+ * so a process that appends after its lease was lost, whatever its pauses,
+ * is refused instead of forking the chain; a refused holder reads the log
+ * again and appends after what it finds.
  */
 export class BookChangePublisher {
   /** Each match's newest `seq` appended in this term (since `start`). */
   private readonly lastSeq = new Map<number, number>();
-  /** Each match's stored position, as the seed read it. */
+  /**
+   * Each match's last position known besides `lastSeq`: stored, as the seed
+   * read it, or named by an append that was refused; named when the log holds
+   * nothing of the match.
+   */
   private readonly recalled = new Map<number, number>();
   private readonly run = randomUUID();
   private counter = 0;
@@ -135,9 +148,15 @@ export class BookChangePublisher {
       const results = await Promise.allSettled(
         round.map(async (frame) => {
           const subject = DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId);
-          const prevSeq = await this.previous(frame.matchId, subject);
+          const tail = await this.tailOf(frame.matchId, subject);
           if (!this.mayPublish()) throw new Error('the ingest lease was lost');
-          return { prevSeq, seq: await this.log.append(subject, frame.bytes, prevSeq, frame.id) };
+          const position = await appendToChain(this.log, subject, frame.bytes, tail, {
+            id: frame.id,
+            mayAppend: this.mayPublish,
+            onConflict: (conflict, retry) => this.onConflict(frame.matchId, conflict, retry),
+          });
+          if (!position) throw new Error('the ingest lease was lost');
+          return position;
         }),
       );
       const failed: PendingFrame[] = [];
@@ -167,10 +186,17 @@ export class BookChangePublisher {
     return [];
   }
 
-  private async previous(matchId: number, subject: string): Promise<number | null> {
+  private async tailOf(matchId: number, subject: string): Promise<ChainTail> {
     const known = this.lastSeq.get(matchId);
-    if (known !== undefined) return known;
-    return (await this.log.lastSeqOf(subject)) ?? this.recalled.get(matchId) ?? null;
+    if (known !== undefined) return { expectedLastSeq: known, prevSeq: known };
+    return tailAfter(await this.log.lastSeqOf(subject), this.recalled.get(matchId) ?? null);
+  }
+
+  /** What this term appended last is no longer the log's newest change of the match. */
+  private onConflict(matchId: number, conflict: ChangeLogConflict, retry: ChainTail): void {
+    this.lastSeq.delete(matchId);
+    if (retry.prevSeq !== null) this.recalled.set(matchId, retry.prevSeq);
+    this.logger.warn(describeConflict(conflict, retry));
   }
 
   private reportFailure(error: unknown): void {

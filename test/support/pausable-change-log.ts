@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainTail, ChangeLog, NatsLink } from '@app/messaging';
+import { NATS_URL, runSubjectPrefix } from './test-env';
+
+/**
+ * A real change log whose next append can be held back while something else
+ * happens: a process frozen between its lease check and its append.
+ */
+export class PausableChangeLog extends ChangeLog {
+  private pause?: () => Promise<void>;
+
+  /** The next append goes out once `meanwhile` has run. */
+  pauseNextAppend(meanwhile: () => Promise<void>): void {
+    this.pause = meanwhile;
+  }
+
+  override async append(subject: string, data: Uint8Array, tail: ChainTail, id?: string): Promise<number> {
+    const pause = this.pause;
+    this.pause = undefined;
+    await pause?.();
+    return super.append(subject, data, tail, id);
+  }
+}
+
+/** A NATS connection under a prefix of its own inside the run's, so its streams are one suite's and teardown drops them. */
+export async function connectUnderOwnPrefix(name: string): Promise<NatsLink> {
+  const link = new NatsLink({
+    servers: [NATS_URL],
+    name,
+    subjectPrefix: `${runSubjectPrefix()}_${name}${randomBytes(3).toString('hex')}`,
+  });
+  if (!(await link.waitUntilConnected(5000))) throw new Error('NATS did not answer');
+  return link;
+}
+
+/** Removes a suite's log and closes its connection. */
+export async function dropLog(link: NatsLink, log: ChangeLog): Promise<void> {
+  await (await link.jetStreamManager()).streams.delete(log.streamName).catch(() => undefined);
+  await link.onApplicationShutdown();
+}

@@ -129,4 +129,18 @@ describe('the live ingest against a change log that another ingest appended to',
       [third[0], second?.seq],
     ]);
   });
+
+  it('logs a state once when the answer to its append was lost and it is retried', async () => {
+    const holder = ingest(log, () => true);
+    await holder.publish(9, 'first');
+    log.loseNextAnswer();
+    await holder.publish(9, 'second');
+
+    const chain = await chainOf(9);
+    expect(chain.map(([, , frame]) => frame)).toEqual(['first', 'second']);
+    expect(holder.emitted.map((emitted) => emitted.position)).toEqual([
+      { seq: chain[0][0], prevSeq: null },
+      { seq: chain[1][0], prevSeq: chain[0][0] },
+    ]);
+  });
 });

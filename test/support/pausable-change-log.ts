@@ -4,21 +4,34 @@ import { NATS_URL, runSubjectPrefix } from './test-env';
 
 /**
  * A real change log whose next append can be held back while something else
- * happens: a process frozen between its lease check and its append.
+ * happens (a process frozen between its lease check and its append), or whose
+ * next answer is lost on the way back (the log took the change, the appender
+ * hears a timeout).
  */
 export class PausableChangeLog extends ChangeLog {
   private pause?: () => Promise<void>;
+  private loseAnswer = false;
 
   /** The next append goes out once `meanwhile` has run. */
   pauseNextAppend(meanwhile: () => Promise<void>): void {
     this.pause = meanwhile;
   }
 
+  /** The next append is taken by the log, but its appender is told it timed out. */
+  loseNextAnswer(): void {
+    this.loseAnswer = true;
+  }
+
   override async append(subject: string, data: Uint8Array, tail: ChainTail, id?: string): Promise<number> {
     const pause = this.pause;
     this.pause = undefined;
     await pause?.();
-    return super.append(subject, data, tail, id);
+    const seq = await super.append(subject, data, tail, id);
+    if (this.loseAnswer) {
+      this.loseAnswer = false;
+      throw new Error('TIMEOUT');
+    }
+    return seq;
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -25,6 +26,8 @@ interface PendingChange {
   readonly sportId: number;
   readonly frameData: Uint8Array;
   readonly write: LiveWrite;
+  /** Stable across retries, so an append retried after its answer was lost is not logged twice. */
+  readonly id: string;
   /** Stored already without a position, because the log could not take it at once. */
   stored: boolean;
 }
@@ -57,6 +60,8 @@ interface MatchSlot {
 export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LiveChangePublisher.name);
   private readonly slots = new Map<number, MatchSlot>();
+  private readonly runId = randomUUID();
+  private appended = 0;
   /** Each match's newest `seq` appended by this term. */
   private readonly lastSeq = new Map<number, number>();
   /**
@@ -122,7 +127,7 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
       slot = { running: false, attempt: 0 };
       this.slots.set(matchId, slot);
     }
-    slot.pending = { sportId, frameData, write, stored: false };
+    slot.pending = { sportId, frameData, write, id: `${this.runId}:${++this.appended}`, stored: false };
     if (!slot.running) void this.run(matchId, slot);
   }
 
@@ -178,6 +183,7 @@ export class LiveChangePublisher implements OnApplicationBootstrap, OnApplicatio
     const mayAppend = () => this.leadership.holds(FIXTURES_INGEST_LEASE) && generation === this.generation;
     if (!mayAppend()) return;
     const position = await appendToChain(this.log, subject, change.frameData, tail, {
+      id: change.id,
       mayAppend,
       onConflict: (conflict, retry) => this.onConflict(matchId, generation, conflict, retry),
     });

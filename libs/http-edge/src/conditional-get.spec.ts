@@ -2,9 +2,12 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { installConditionalGet, isTaggable, TAGGED_CACHE_CONTROL } from './conditional-get';
 import { entityTag } from './entity-tag';
+import { PreparedJson } from './prepared-json';
 
 const BODY = { id: 7, name: 'Arsenal' };
 const TEXT = JSON.stringify(BODY);
+/** Not ASCII, so bytes and characters differ in number. */
+const PREPARED = new PreparedJson(JSON.stringify({ id: 8, name: 'Bayern München' }));
 
 /** A bare Express app with conditional GET, a header set before the handler, and a few kinds of answer. */
 function app(): Express {
@@ -16,6 +19,9 @@ function app(): Express {
   });
   server.get('/json', (_req, res) => void res.json(BODY));
   server.get('/text-json', (_req, res) => void res.type('application/json').send(TEXT));
+  server.get('/prepared', (_req, res) => void res.json(PREPARED));
+  server.get('/prepared-text', (_req, res) => void res.type('application/json').send(PREPARED.text));
+  server.get('/prepared-404', (_req, res) => void res.status(404).json(PREPARED));
   server.get('/plain', (_req, res) => void res.type('text/plain').send('ok'));
   server.get('/missing', (_req, res) => void res.status(404).json({ detail: 'match not found' }));
   server.get('/created', (_req, res) => void res.status(201).json(BODY));
@@ -78,6 +84,25 @@ describe('installConditionalGet', () => {
     }
     const post = await request(app()).post('/json').set('If-None-Match', '*').expect(200);
     expect(post.headers.etag).toBeUndefined();
+  });
+
+  it('sends a prepared answer as the same bytes and headers as its text, with the tag it carries', async () => {
+    const text = await request(app()).get('/prepared-text').expect(200);
+    const prepared = await request(app()).get('/prepared').expect(200);
+    expect(PREPARED.tag).toBe(entityTag(PREPARED.text));
+    expect(prepared.text).toBe(PREPARED.text);
+    for (const header of ['etag', 'cache-control', 'content-type', 'content-length', 'ratelimit-remaining']) {
+      expect(prepared.headers[header]).toBe(text.headers[header]);
+    }
+    expect(prepared.headers['content-length']).toBe(String(PREPARED.bytes.length));
+    const held = await request(app()).get('/prepared').set('If-None-Match', PREPARED.tag).expect(304);
+    expect(held.text).toBe('');
+    expect(held.headers.etag).toBe(PREPARED.tag);
+    const head = await request(app()).head('/prepared').expect(200);
+    expect(head.headers.etag).toBe(PREPARED.tag);
+    const missing = await request(app()).get('/prepared-404').set('If-None-Match', '*').expect(404);
+    expect(missing.text).toBe(PREPARED.text);
+    expect(missing.headers.etag).toBeUndefined();
   });
 
   it('changes only the application it was installed on', async () => {

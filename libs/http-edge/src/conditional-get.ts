@@ -1,5 +1,6 @@
 import type { Express, Response } from 'express';
 import { clientHolds, entityTag } from './entity-tag';
+import { PreparedJson } from './prepared-json';
 
 /** What tagged answers say to caches: a browser may keep them, but asks again each time. */
 export const TAGGED_CACHE_CONTROL = 'private, no-cache';
@@ -28,14 +29,27 @@ export function isTaggable(method: string, status: number, contentType: unknown)
  * untouched. Express's own weak tags are switched off, and so is its
  * freshness check (`req.fresh`, which `res.send` consults and which would
  * turn `If-None-Match: *` on any 2xx into a 304), so this is the one
- * mechanism. Nothing is added per request.
+ * mechanism. Nothing is added per request. A `PreparedJson` (handed to
+ * `res.json`, as Nest does with an object a handler returns, or to `res.send`)
+ * is sent as its bytes with the tag it carries, as JSON unless the route set
+ * another type.
  */
 export function installConditionalGet(app: Express): void {
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   const send = app.response.send;
-  app.response.send = function sendTagged(this: Response, body?: unknown): Response {
+  const json = app.response.json;
+  app.response.json = function jsonPrepared(this: Response, body?: unknown): Response {
+    return body instanceof PreparedJson ? this.send(body) : json.call(this, body);
+  };
+  app.response.send = function sendTagged(this: Response, answer?: unknown): Response {
     const request = this.req;
+    const prepared = answer instanceof PreparedJson ? answer : undefined;
+    // What Express's res.json would have set for the text; a Buffer alone would be sent as binary.
+    if (prepared && this.getHeader('Content-Type') === undefined) {
+      this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    }
+    const body = prepared ? prepared.bytes : answer;
     if (
       (typeof body !== 'string' && !Buffer.isBuffer(body)) ||
       !isTaggable(request.method, this.statusCode, this.getHeader('Content-Type')) ||
@@ -43,7 +57,7 @@ export function installConditionalGet(app: Express): void {
     ) {
       return send.call(this, body);
     }
-    const tag = entityTag(body);
+    const tag = prepared ? prepared.tag : entityTag(body);
     this.setHeader('ETag', tag);
     this.setHeader('Cache-Control', TAGGED_CACHE_CONTROL);
     if (!clientHolds(request.headers['if-none-match'], tag)) return send.call(this, body);

@@ -5,6 +5,7 @@ export * from './edge-answer';
 export * from './entity-tag';
 export * from './http-edge';
 export * from './parser-failure';
+export * from './prepared-json';
 export * from './serve-as-request';
 export * from './method-not-allowed';
 export * from './http-pipeline';

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '@app/clock';
+import { PreparedJson } from '@app/http-edge';
 import { NatsLink } from '@app/messaging';
 import { LastKnown } from '../common/last-known';
 import { ReadCache } from './read-cache';
@@ -13,10 +14,10 @@ const MAX_ENTRIES = 5000;
 /** List answers kept to serve through a PostgreSQL outage (pages of up to 100 matches). */
 const LAST_KNOWN_ENTRIES = 2000;
 
-/** An answer and its JSON text. */
+/** An answer and its JSON, ready to send (bytes and entity tag computed once per load). */
 export interface JsonAnswer<T> {
   readonly value: T;
-  readonly json: string;
+  readonly json: PreparedJson;
 }
 
 /**
@@ -53,11 +54,11 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
     return this.cache.get(key, this.clock.now(), () => this.lastKnown.read(key, load) as Promise<T>);
   }
 
-  /** Like `get`, keeping the answer serialised too, so a hit costs no JSON work. */
+  /** Like `get`, keeping the answer serialised and tagged too, so a hit costs no JSON or hashing work. */
   json<T>(key: string, load: () => Promise<T>): Promise<JsonAnswer<T>> {
     return this.get(key, async () => {
       const value = await load();
-      return { value, json: JSON.stringify(value) };
+      return { value, json: new PreparedJson(JSON.stringify(value)) };
     });
   }
 }

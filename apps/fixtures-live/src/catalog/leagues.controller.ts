@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { PreparedJson } from '@app/http-edge';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, resolvePage } from '../common/pagination';
 import { LeaguePageDto } from './league.dto';
@@ -17,7 +18,10 @@ export class LeaguesController {
   @ApiOperation({ summary: "A sport's leagues, by id" })
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  list(@Query() query: SportPageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+  list(
+    @Query() query: SportPageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PreparedJson | string> {
     return this.answer(query, principal, false);
   }
 
@@ -25,11 +29,18 @@ export class LeaguesController {
   @ApiOperation({ summary: 'Leagues with at least one NOT_STARTED, STARTED or CLOSE_OF_PLAY match, by id' })
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  active(@Query() query: SportPageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+  active(
+    @Query() query: SportPageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PreparedJson | string> {
     return this.answer(query, principal, true);
   }
 
-  private async answer(query: SportPageQueryDto, principal: Principal, activeOnly: boolean): Promise<string> {
+  private async answer(
+    query: SportPageQueryDto,
+    principal: Principal,
+    activeOnly: boolean,
+  ): Promise<PreparedJson | string> {
     const { sport: sportId } = query;
     const page = resolvePage(query);
     if (sportId === null || !principal.canSeeFixturesSport(sportId))

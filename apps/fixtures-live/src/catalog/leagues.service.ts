@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { PreparedJson } from '@app/http-edge';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import { CatalogReadCache } from './catalog-read-cache';
 import type { LeagueDto } from './league.dto';
@@ -19,7 +20,7 @@ export class LeaguesService {
   ) {}
 
   /** One page of the sport's leagues by id, as JSON; `activeOnly` keeps leagues with an unfinished match. */
-  async pageJson(sportId: number, activeOnly: boolean, page: PageRequest): Promise<string> {
+  async pageJson(sportId: number, activeOnly: boolean, page: PageRequest): Promise<PreparedJson> {
     const key = `leagues:${sportId}:${activeOnly}:${page.limit}:${page.offset}`;
     return (await this.cache.json(key, () => this.loadPage(sportId, activeOnly, page))).json;
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { PreparedJson } from '@app/http-edge';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, type PageRequest, resolvePage } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
@@ -27,7 +28,10 @@ export class MatchesController {
   @ApiOperation({ summary: "A league's matches by start time, then id" })
   @ApiOkResponse({ type: MatchPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async list(@Query() query: MatchListQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+  async list(
+    @Query() query: MatchListQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PreparedJson | string> {
     const { league, status, start_after: startAfter, start_before: startBefore } = query;
     return this.pageOf(
       principal,
@@ -44,7 +48,7 @@ export class MatchesController {
   async active(
     @Query() query: LeaguePageQueryDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<string> {
+  ): Promise<PreparedJson | string> {
     return this.pageOf(principal, query.league, { statuses: UNFINISHED }, resolvePage(query));
   }
 
@@ -55,7 +59,10 @@ export class MatchesController {
   })
   @ApiOkResponse({ type: [MatchDto] })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async live(@Query() query: LiveMatchesQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+  async live(
+    @Query() query: LiveMatchesQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PreparedJson | string> {
     const { sport: sportId } = query;
     if (sportId === null || !principal.canSeeFixturesSport(sportId)) return '[]';
     return this.matches.liveJson(sportId);
@@ -78,7 +85,7 @@ export class MatchesController {
     leagueId: number | null,
     filter: Omit<MatchFilter, 'leagueId'>,
     page: PageRequest,
-  ): Promise<string> {
+  ): Promise<PreparedJson | string> {
     const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);
     if (leagueId === null || sportId === null || !principal.canSeeFixturesSport(sportId)) {
       return JSON.stringify(pageEnvelope([], 0, page.limit, page.offset));

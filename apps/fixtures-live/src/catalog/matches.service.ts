@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { PreparedJson } from '@app/http-edge';
 import { LastKnown } from '../common/last-known';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
@@ -35,7 +36,7 @@ export class MatchesService {
   ) {}
 
   /** One page of a league's visible matches by start time, then id. */
-  async pageJson(filter: MatchFilter, page: PageRequest): Promise<string> {
+  async pageJson(filter: MatchFilter, page: PageRequest): Promise<PreparedJson> {
     const key = [
       'matches',
       filter.leagueId,
@@ -49,7 +50,7 @@ export class MatchesService {
   }
 
   /** Every visible STARTED or CLOSE_OF_PLAY match of a sport, by start time, then id, as JSON. */
-  async liveJson(sportId: number): Promise<string> {
+  async liveJson(sportId: number): Promise<PreparedJson> {
     return (await this.cache.json(`matches-live:${sportId}`, () => this.loadLive(sportId))).json;
   }
 

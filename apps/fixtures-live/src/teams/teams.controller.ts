@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { PreparedJson } from '@app/http-edge';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { LeaguesService } from '../catalog/leagues.service';
 import { LeaguePageQueryDto } from '../catalog/matches.query.dto';
@@ -26,7 +27,10 @@ export class TeamsController {
   })
   @ApiOkResponse({ type: TeamPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async list(@Query() query: LeaguePageQueryDto, @CurrentPrincipal() principal: Principal): Promise<string> {
+  async list(
+    @Query() query: LeaguePageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PreparedJson | string> {
     const { league: leagueId } = query;
     const page = resolvePage(query);
     const sportId = leagueId === null ? null : await this.leagues.sportOf(leagueId);

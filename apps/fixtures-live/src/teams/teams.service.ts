@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '@app/clock';
+import type { PreparedJson } from '@app/http-edge';
 import { NatsEventClient, Subjects } from '@app/messaging';
 import { type PageEnvelope, type PageRequest, pageEnvelope } from '../common/pagination';
 import { CatalogReadCache } from '../catalog/catalog-read-cache';
@@ -27,7 +28,7 @@ export class TeamsService {
    * are handed to the ingest over NATS, fire and forget: the answer never
    * waits for the slow kit endpoint.
    */
-  async pageJson(leagueId: number, page: PageRequest): Promise<string> {
+  async pageJson(leagueId: number, page: PageRequest): Promise<PreparedJson> {
     const answer = await this.cache.json(`teams:${leagueId}:${page.limit}:${page.offset}`, () =>
       this.loadPage(leagueId, page),
     );

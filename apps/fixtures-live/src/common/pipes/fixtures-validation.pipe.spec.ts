@@ -192,6 +192,29 @@ describe('fixtures-live parameter validation', () => {
     expect(value).toEqual({ sport: 2 });
   });
 
+  it('answers a repeated query with an equal DTO of its own, and refuses a repeated bad one each time', async () => {
+    const raw = { league: '7', start_after: '2026-11-21T15:00:00Z', limit: '100' };
+    const first = (await pipe.transform(
+      { ...raw },
+      { type: 'query', metatype: MatchListQueryDto },
+    )) as object;
+    const again = (await pipe.transform(
+      { ...raw },
+      { type: 'query', metatype: MatchListQueryDto },
+    )) as object;
+    expect(again).toBeInstanceOf(MatchListQueryDto);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    expect((again as MatchListQueryDto).start_after).not.toBe((first as MatchListQueryDto).start_after);
+    // Another DTO class reads the same text its own way.
+    expect(await valueOf(LeaguePageQueryDto, { ...raw })).toEqual({ league: 7, limit: 100 });
+    for (let i = 0; i < 2; i++) {
+      expect(await detailOf(MatchListQueryDto, { league: '7', limit: '0' })).toBe(
+        'invalid parameter limit: must be at least 1',
+      );
+    }
+  });
+
   describe('under generated parameters', () => {
     const text = fc.oneof(
       fc.constantFrom(

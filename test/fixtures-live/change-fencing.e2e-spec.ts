@@ -1,33 +1,22 @@
 import type { DataSource } from 'typeorm';
 import type { IngestLeadership } from '@app/leadership';
-import type { MsgHdrs } from 'nats';
-import {
-  type ChangePosition,
-  DynamicSubjects,
-  type NatsEventClient,
-  type NatsLink,
-  positionOf,
-} from '@app/messaging';
+import { DynamicSubjects, type NatsLink } from '@app/messaging';
 import { LiveChangePublisher } from '../../apps/fixtures-live/src/ingest/live-change-publisher';
 import type { LiveWrite, LiveWriter } from '../../apps/fixtures-live/src/ingest/live-writer';
-import { connectUnderOwnPrefix, dropLog, PausableChangeLog } from '../support/pausable-change-log';
+import {
+  connectUnderOwnPrefix,
+  dropLog,
+  PausableChangeLog,
+  recordingEvents,
+} from '../support/pausable-change-log';
 import { waitFor } from '../support/wait-for';
 
 const SPORT = 1;
 
-interface Emitted {
-  readonly frame: string;
-  readonly position: ChangePosition | null;
-}
-
 /** One ingest process's live publisher, on the shared log, with what it emitted, stored and warned. */
 function ingest(log: PausableChangeLog, holds: () => boolean) {
-  const emitted: Emitted[] = [];
+  const { events, emitted } = recordingEvents();
   const stored: LiveWrite[] = [];
-  const events = {
-    emitFrame: (_subject: string, data: Uint8Array, meta: MsgHdrs) =>
-      emitted.push({ frame: Buffer.from(data).toString(), position: positionOf(meta) }),
-  } as unknown as NatsEventClient;
   const db = { query: () => Promise.resolve([{ top: null }]) } as unknown as DataSource;
   const writer = {
     write: (_matchId: number, write: LiveWrite) => stored.push(write),

@@ -1,14 +1,12 @@
 import type { Logger } from '@nestjs/common';
-import type { MsgHdrs } from 'nats';
-import {
-  type ChangePosition,
-  DynamicSubjects,
-  type NatsEventClient,
-  type NatsLink,
-  positionOf,
-} from '@app/messaging';
+import { type ChangePosition, DynamicSubjects, type NatsLink } from '@app/messaging';
 import { BookChangePublisher } from '../../apps/odds-passthrough/src/ingest/book-change-publisher';
-import { connectUnderOwnPrefix, dropLog, PausableChangeLog } from '../support/pausable-change-log';
+import {
+  connectUnderOwnPrefix,
+  dropLog,
+  PausableChangeLog,
+  recordingEvents,
+} from '../support/pausable-change-log';
 
 const BOOK = 'fence';
 const SPORT = 29;
@@ -16,19 +14,10 @@ const SPORT = 29;
 /** A publication's position without its match. */
 const positionIn = ({ seq, prevSeq }: ChangePosition): ChangePosition => ({ seq, prevSeq });
 
-interface Emitted {
-  readonly frame: string;
-  readonly position: ChangePosition | null;
-}
-
 /** One ingest process's publisher of the book, on the shared log, with what it emitted and warned. */
 function ingest(log: PausableChangeLog, mayPublish: () => boolean) {
-  const emitted: Emitted[] = [];
+  const { events, emitted } = recordingEvents();
   const warnings: string[] = [];
-  const events = {
-    emitFrame: (_subject: string, data: Uint8Array, meta: MsgHdrs) =>
-      emitted.push({ frame: Buffer.from(data).toString(), position: positionOf(meta) }),
-  } as unknown as NatsEventClient;
   const logger = {
     log: () => undefined,
     warn: (message: string) => warnings.push(message),

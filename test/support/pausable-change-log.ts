@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainTail, ChangeLog, NatsLink } from '@app/messaging';
+import type { MsgHdrs } from 'nats';
+import {
+  type ChainTail,
+  ChangeLog,
+  type ChangePosition,
+  NatsLink,
+  type NatsEventClient,
+  positionOf,
+} from '@app/messaging';
 import { NATS_URL, runSubjectPrefix } from './test-env';
 
 /**
@@ -50,4 +58,20 @@ export async function connectUnderOwnPrefix(name: string): Promise<NatsLink> {
 export async function dropLog(link: NatsLink, log: ChangeLog): Promise<void> {
   await (await link.jetStreamManager()).streams.delete(log.streamName).catch(() => undefined);
   await link.onApplicationShutdown();
+}
+
+/** A frame an ingest's publisher sent on NATS, with the position its headers carried. */
+export interface EmittedFrame {
+  readonly frame: string;
+  readonly position: ChangePosition | null;
+}
+
+/** A stand-in for the event client that records what a publisher emits, in order. */
+export function recordingEvents(): { readonly events: NatsEventClient; readonly emitted: EmittedFrame[] } {
+  const emitted: EmittedFrame[] = [];
+  const events = {
+    emitFrame: (_subject: string, data: Uint8Array, meta: MsgHdrs) =>
+      emitted.push({ frame: Buffer.from(data).toString(), position: positionOf(meta) }),
+  } as unknown as NatsEventClient;
+  return { events, emitted };
 }

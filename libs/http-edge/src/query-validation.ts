@@ -1,4 +1,9 @@
-import { type ArgumentMetadata, type HttpException, ValidationPipe } from '@nestjs/common';
+import {
+  type ArgumentMetadata,
+  type HttpException,
+  ValidationPipe,
+  type ValidationPipeOptions,
+} from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { copyOfValidated, rawValueKey, ValidatedValues } from './validated-values';
 
@@ -30,11 +35,19 @@ export function failureMessages(errors: readonly ValidationError[], last: readon
 class RememberingValidationPipe extends ValidationPipe {
   private readonly validated = new ValidatedValues(REMEMBERED_QUERIES);
 
+  constructor(
+    options: ValidationPipeOptions,
+    /** Query parameters no DTO declares, left out of what is remembered (see `rawValueKey`). */
+    private readonly ignoredParameters: ReadonlySet<string>,
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     const key =
       (metadata.type === 'query' || metadata.type === 'param') && metatype && this.toValidate(metadata)
-        ? rawValueKey(value)
+        ? rawValueKey(value, this.ignoredParameters)
         : undefined;
     if (key === undefined) return super.transform(value, metadata) as Promise<unknown>;
     const known = this.validated.get(metatype, key);
@@ -56,12 +69,17 @@ class RememberingValidationPipe extends ValidationPipe {
  */
 export function queryValidationPipe(
   exceptionFactory: (errors: ValidationError[]) => HttpException,
+  /** Query parameters no DTO declares and that must not be remembered, e.g. the API key. */
+  ignoredParameters: readonly string[] = [],
 ): ValidationPipe {
-  return new RememberingValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidUnknownValues: false,
-    validationError: { target: false, value: false },
-    exceptionFactory,
-  });
+  return new RememberingValidationPipe(
+    {
+      transform: true,
+      whitelist: true,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: false },
+      exceptionFactory,
+    },
+    new Set(ignoredParameters),
+  );
 }

@@ -16,6 +16,16 @@ describe('rawValueKey', () => {
     expect(rawValueKey({})).toBe('{}');
   });
 
+  it('leaves ignored parameters out, so a key in the URL is never kept and keys share entries', () => {
+    const ignored = new Set(['key']);
+    expect(rawValueKey({ league: '7', key: 'sk_secret' }, ignored)).toBe('{"league":"7"}');
+    expect(rawValueKey({ key: 'sk_a', league: '7' }, ignored)).toBe(rawValueKey({ league: '7' }));
+    expect(rawValueKey({ key: ['sk_a', 'sk_b'] }, ignored)).toBe('{}');
+    // what is left out is not checked either: it never reaches a DTO
+    expect(rawValueKey({ league: '7', key: { nested: '1' } }, ignored)).toBe('{"league":"7"}');
+    expect(rawValueKey({ league: '7', key: 'sk_secret' })).toContain('sk_secret');
+  });
+
   it('refuses anything else, so the pipe validates it every time', () => {
     for (const value of [
       undefined,

@@ -10,15 +10,27 @@ const MAX_KEY_LENGTH = 1024;
  * and Express's path parameters build (an object of strings and dense
  * string lists, no prototype keys) and only up to `MAX_KEY_LENGTH`. Two
  * values with the same text are the same input to a DTO's transforms.
+ * `ignored` names parameters no DTO declares (the pipe drops them before
+ * validating), such as the API key: they are left out of the text, so
+ * nothing secret is kept and clients with different keys share entries.
  */
-export function rawValueKey(value: unknown): string | undefined {
+export function rawValueKey(value: unknown, ignored: ReadonlySet<string> = NONE): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  for (const key of Object.keys(value)) {
-    if (PROTO_KEYS.has(key) || !isTextOrTextList((value as Record<string, unknown>)[key])) return undefined;
+  const fields = value as Record<string, unknown>;
+  let kept: Record<string, unknown> | undefined;
+  for (const key of Object.keys(fields)) {
+    if (ignored.has(key)) {
+      kept ??= {};
+      continue;
+    }
+    if (PROTO_KEYS.has(key) || !isTextOrTextList(fields[key])) return undefined;
   }
-  const text = JSON.stringify(value);
+  if (kept) for (const key of Object.keys(fields)) if (!ignored.has(key)) kept[key] = fields[key];
+  const text = JSON.stringify(kept ?? value);
   return text.length <= MAX_KEY_LENGTH ? text : undefined;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function isTextOrTextList(value: unknown): boolean {
   if (typeof value === 'string') return true;

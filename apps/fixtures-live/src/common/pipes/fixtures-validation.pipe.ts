@@ -1,5 +1,6 @@
 import { UnprocessableEntityException, type ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
+import { API_KEY_QUERY_PARAMETER } from '@app/auth';
 import { failureMessages, queryValidationPipe } from '@app/http-edge';
 import { AT_LEAST } from '../query/query-parameter.decorators';
 
@@ -10,5 +11,5 @@ export function invalidQueryException(errors: readonly ValidationError[]): Unpro
 }
 
 export function fixturesValidationPipe(): ValidationPipe {
-  return queryValidationPipe(invalidQueryException);
+  return queryValidationPipe(invalidQueryException, [API_KEY_QUERY_PARAMETER]);
 }

@@ -1,5 +1,6 @@
 import { BadRequestException, type ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
+import { API_KEY_QUERY_PARAMETER } from '@app/auth';
 import { failureMessages, queryValidationPipe } from '@app/http-edge';
 
 /** One 400 naming the first bad parameter; its message is the `error` clients match on. */
@@ -9,5 +10,5 @@ export function invalidParameterException(errors: readonly ValidationError[]): B
 }
 
 export function oddsValidationPipe(): ValidationPipe {
-  return queryValidationPipe(invalidParameterException);
+  return queryValidationPipe(invalidParameterException, [API_KEY_QUERY_PARAMETER]);
 }

@@ -63,6 +63,15 @@ describe('TokenBucket', () => {
     expect(bucket.take(0)).toMatchObject({ allowed: false, resetSeconds: 1 });
   });
 
+  it('admits a request whose token is complete but for float error, as its Reset of 0 says', () => {
+    // Found by the generated test below: 0.95 token plus 50 ms of refill at 5/s adds up to a hair
+    // under 1, which was refused while the answer announced a Reset of 0 seconds.
+    const bucket = new TokenBucket({ rps: 5, burst: 3 }, 0);
+    for (const now of [0, 44, 152]) expect(bucket.take(now).allowed).toBe(true);
+    expect(bucket.take(190)).toMatchObject({ allowed: false, resetSeconds: 1 });
+    expect(bucket.take(200)).toMatchObject({ allowed: true, resetSeconds: 1 });
+  });
+
   it('never admits more than the burst plus the refill of the elapsed time (generated request times)', () => {
     fc.assert(
       fc.property(

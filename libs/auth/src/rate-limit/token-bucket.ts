@@ -19,6 +19,9 @@ export interface Admission {
   readonly retryAfterSeconds: number;
 }
 
+/** Refills add fractions of a token: a sum this close to a whole number is that number. */
+const FLOAT_TOLERANCE = 1e-9;
+
 /**
  * How far below empty other replicas' reported use may push a bucket: one
  * burst plus ten seconds of refill. Debt is what keeps the cluster's total
@@ -69,7 +72,8 @@ export class TokenBucket {
   /** Takes one token if there is one. */
   take(now: number): Admission {
     this.refill(now);
-    const allowed = this.tokens >= 1;
+    // The same tolerance as the announced wait: a token short by float error alone is a token.
+    const allowed = this.tokens >= 1 - FLOAT_TOLERANCE;
     if (allowed) this.tokens -= 1;
     return this.describe(allowed);
   }
@@ -98,11 +102,11 @@ export class TokenBucket {
     const { rps, burst } = this.limitValue;
     const missing = 1 - this.tokens;
     // A hair of float error must not turn "allowed now" into a one-second wait.
-    const waitSeconds = missing <= 1e-9 ? 0 : Math.ceil(missing / rps - 1e-9);
+    const waitSeconds = missing <= FLOAT_TOLERANCE ? 0 : Math.ceil(missing / rps - FLOAT_TOLERANCE);
     return {
       allowed,
       limit: burst,
-      remaining: Math.max(0, Math.floor(this.tokens + 1e-9)),
+      remaining: Math.max(0, Math.floor(this.tokens + FLOAT_TOLERANCE)),
       resetSeconds: waitSeconds,
       retryAfterSeconds: Math.max(1, waitSeconds),
     };

@@ -13,7 +13,7 @@
 require('./support/ts-sources');
 
 const { adminUrl, admin } = require('./support/bench-env');
-const { liveCatalog } = require('./support/live-catalog');
+const { serveLiveCatalog } = require('./support/live-catalog');
 
 const seconds = Number(process.argv[2] ?? 600);
 const matchCount = Number(process.argv[3] ?? 300);
@@ -36,7 +36,7 @@ async function main() {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   const fake = new FakeLivescores();
-  fake.setCatalog(liveCatalog(matchCount));
+  serveLiveCatalog(fake, matchCount);
   await fake.start();
   let app;
   let ticker;

@@ -53,9 +53,9 @@ function onFrame(data) {
 const load = {
   async startProvider(matchCount) {
     const { FakeLivescores } = require('../../test/support/fake-livescores');
-    const { liveCatalog } = require('../support/live-catalog');
+    const { serveLiveCatalog } = require('../support/live-catalog');
     state.fake = new FakeLivescores();
-    state.fake.setCatalog(liveCatalog(matchCount));
+    serveLiveCatalog(state.fake, matchCount);
     await state.fake.start();
     state.goals = new Array(matchCount).fill(0);
     for (let i = 0; i < matchCount; i++) push(i);

@@ -16,8 +16,11 @@ const SLOW_CLOSE_GRACE_MS = 1_000;
 
 /** What the server hears about a client that falls behind. */
 export interface SlowClientHooks<P, M> {
-  /** Frames now wait in the client's own queue: the server may check its buffer budget. */
-  onBacklog(connection: StreamConnection<P, M>): void;
+  /**
+   * A frame of `bytes` stays held for this client, unsent in its socket or
+   * waiting in its queue: the server may check its buffer budget.
+   */
+  onHeld(connection: StreamConnection<P, M>, bytes: number): void;
   /** The client was let go with 1013. */
   onDropped(connection: StreamConnection<P, M>, reason: string): void;
 }
@@ -97,9 +100,13 @@ export class StreamConnection<P = unknown, M = unknown> {
   send(frame: OutgoingFrame<M>): boolean {
     if (!this.isOpen) return false;
     const outcome = this.sender.send(frame);
-    if (outcome === 'sent') return true;
+    if (outcome === 'sent') {
+      // A client that reads keeps its socket empty: only a frame the kernel did not take counts.
+      if (this.socket.bufferedAmount > 0) this.slow.onHeld(this, frame.data.length);
+      return true;
+    }
     if (outcome === 'queued') {
-      this.slow.onBacklog(this);
+      this.slow.onHeld(this, frame.data.length);
       return true;
     }
     this.dropForSlowness('client too slow: outgoing buffer full');

@@ -292,13 +292,12 @@ describe('StreamServer buffer budget', () => {
       (client.socket as unknown as { _socket: { pause(): void } })._socket.pause();
     await waitFor(() => accepted.length === 2, { timeoutMs: 2000 });
     const chunk = Buffer.alloc(100 * 1024, 'x');
+    for (let i = 0; i < 40; i += 1) accepted[1].send({ data: chunk });
+    expect(accepted[1].heldBytes).toBeLessThan(8 * MB);
     // Loopback buffers take a few MB before anything is held in the process; 20 MB is well past them.
     for (let i = 0; i < 200; i += 1) accepted[0].send({ data: chunk });
-    for (let i = 0; i < 40; i += 1) accepted[1].send({ data: chunk });
-    expect(accepted[0].heldBytes).toBeGreaterThan(8 * MB);
-    expect(accepted[1].heldBytes).toBeLessThan(8 * MB);
 
-    await waitFor(() => accepted[0].send({ data: chunk }) === false, { timeoutMs: 2000 });
+    expect(accepted[0].send({ data: chunk })).toBe(false);
     expect(accepted[1].send({ data: chunk })).toBe(true);
     // Let go once: what it still holds until the cut no longer counts, and it is not let go again.
     expect(accepted[0].heldBytes).toBe(0);
@@ -307,5 +306,25 @@ describe('StreamServer buffer budget', () => {
     (big.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     await expect(bigClosed).resolves.toBe(1013);
     expect(small.socket.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('keeps slow clients within the budget even while frames arrive faster than the timed check', async () => {
+    const clients = await Promise.all([1, 2, 3].map(() => open(`${base}/v1/flood`)));
+    for (const client of clients)
+      (client.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    await waitFor(() => accepted.length === 3, { timeoutMs: 2000 });
+    const chunk = Buffer.alloc(100 * 1024, 'x');
+    // One burst in a single turn of the event loop: no timer can run in between.
+    let mostHeld = 0;
+    for (let i = 0; i < 900; i += 1) {
+      accepted[i % 3].send({ data: chunk });
+      mostHeld = Math.max(
+        mostHeld,
+        accepted.reduce((sum, connection) => sum + connection.heldBytes, 0),
+      );
+    }
+    // The budget plus the slack between two checks (an eighth of it) plus the frame that crossed it.
+    expect(mostHeld).toBeLessThanOrEqual(8 * MB + MB + chunk.length);
+    expect(server.report()[0].stats.closedSlow).toBeGreaterThan(0);
   });
 });

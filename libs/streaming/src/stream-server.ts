@@ -45,8 +45,14 @@ const DEFAULTS: Required<StreamingOptions> = {
   bufferBudgetBytes: 4 * 1024 * 1024,
 };
 
-/** A budget check runs at most this often, and only while some client has frames waiting. */
+/** A budget check runs at most this often, and only while some client has frames held. */
 const BUDGET_CHECK_MS = 100;
+/**
+ * Bytes newly held for slow clients that bring the check forward, as a share
+ * of the budget: a burst faster than the timer would otherwise outgrow the
+ * budget before the check runs.
+ */
+const BUDGET_SLACK_SHARE = 1 / 8;
 
 /** The HTTP answer to a handshake that may not be upgraded. */
 export interface HandshakeRejection {
@@ -127,6 +133,8 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private pingTimer?: NodeJS.Timeout;
   private stopping = false;
   private budgetCheck?: NodeJS.Timeout;
+  /** Bytes held for slow clients since the last budget check. */
+  private heldSinceCheck = 0;
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     void this.handleUpgrade(request, socket, head);
   };
@@ -205,6 +213,9 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
 
   /** Lets the biggest holders go (1013) while all clients together hold more than the budget. */
   enforceBufferBudget(): void {
+    clearTimeout(this.budgetCheck);
+    this.budgetCheck = undefined;
+    this.heldSinceCheck = 0;
     const open = [...this.connections.keys()];
     const over = clientsOverBudget(
       open.map((connection) => connection.heldBytes),
@@ -213,12 +224,15 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     for (const index of over) open[index].dropForSlowness('client too slow: server buffer budget exhausted');
   }
 
-  private scheduleBudgetCheck(): void {
-    if (this.budgetCheck) return;
-    this.budgetCheck = setTimeout(() => {
-      this.budgetCheck = undefined;
+  /** Checks the budget now once a slack's worth was held since the last check, else soon. */
+  private noteHeld(bytes: number): void {
+    this.heldSinceCheck += bytes;
+    if (this.heldSinceCheck > this.options.bufferBudgetBytes * BUDGET_SLACK_SHARE) {
       this.enforceBufferBudget();
-    }, BUDGET_CHECK_MS);
+      return;
+    }
+    if (this.budgetCheck) return;
+    this.budgetCheck = setTimeout(() => this.enforceBufferBudget(), BUDGET_CHECK_MS);
     this.budgetCheck.unref();
   }
 
@@ -319,7 +333,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
         conflate: endpoint.conflate,
         errorFrame: (message) => endpoint.errorFrame(message),
         slow: {
-          onBacklog: () => this.scheduleBudgetCheck(),
+          onHeld: (_connection, bytes) => this.noteHeld(bytes),
           onDropped: (_connection, reason) => {
             if (stats) stats.closedSlow += 1;
             this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);

@@ -1,6 +1,6 @@
 // A tiny NATS-protocol server for the demo on machines with neither a NATS
 // server nor a nats-server binary. It speaks just enough of the core protocol
-// (CONNECT, PING/PONG, SUB, UNSUB, PUB, HPUB, wildcards) for the services'
+// (CONNECT with its echo option, PING/PONG, SUB, UNSUB, PUB, HPUB, wildcards) for the services'
 // ordinary NATS client, so the apps run unchanged. It keeps nothing, has no
 // JetStream, no auth and no clustering: development only, one machine.
 'use strict';
@@ -28,6 +28,8 @@ class Connection {
     /** sid → { subject, remaining } */
     this.subscriptions = new Map();
     this.pending = null;
+    /** The client's `echo` option: false means it must not receive its own messages. */
+    this.echo = true;
     socket.on('data', (chunk) => this.receive(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => bus.connections.delete(this));
@@ -57,7 +59,7 @@ class Connection {
         if (this.buffer.length < needed) return;
         const body = this.buffer.subarray(0, this.pending.size);
         this.buffer = this.buffer.subarray(needed);
-        this.bus.route(this.pending, body);
+        this.bus.route(this.pending, body, this);
         this.pending = null;
         continue;
       }
@@ -72,8 +74,14 @@ class Connection {
   command(line) {
     const [verb, ...args] = line.trim().split(/\s+/);
     switch ((verb ?? '').toUpperCase()) {
-      case 'CONNECT':
+      case 'CONNECT': {
+        try {
+          this.echo = JSON.parse(line.slice(line.indexOf('{'))).echo !== false;
+        } catch {
+          this.echo = true;
+        }
         return;
+      }
       case 'PING':
         return this.write(`PONG${CRLF}`);
       case 'PONG':
@@ -141,8 +149,10 @@ class DevBus {
     });
   }
 
-  route(message, body) {
-    for (const connection of this.connections) connection.deliver(message, body);
+  route(message, body, from) {
+    for (const connection of this.connections) {
+      if (connection !== from || from.echo) connection.deliver(message, body);
+    }
   }
 
   close() {

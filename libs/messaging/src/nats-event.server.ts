@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { ServerNats, Transport } from '@nestjs/microservices';
-import type { Msg, NatsConnection, Subscription } from 'nats';
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
 import { NatsLink } from './nats-link';
-import { qualifySubject } from './subject-prefix';
+import { qualifySubject, tokensMatch } from './subject-prefix';
 import { JSON_SUBJECTS } from './subjects';
 
 /**
@@ -31,6 +31,8 @@ export class NatsEventServer extends ServerNats {
   override readonly transportId = Transport.NATS;
   private readonly subscribed: Subscription[] = [];
   private detach?: () => void;
+  private detachLocal?: () => void;
+  private readonly patternTokens = new Map<string, readonly string[]>();
 
   constructor(private readonly link: NatsLink) {
     super({});
@@ -42,14 +44,40 @@ export class NatsEventServer extends ServerNats {
 
   override listen(callback: (error?: unknown) => void): Promise<void> {
     this.detach = this.link.onConnection((connection) => this.bind(connection));
+    this.detachLocal = this.link.onLocalPublish((subject, qualified, data, headers) =>
+      this.receiveLocal(subject, qualified, data, headers),
+    );
     callback();
     return Promise.resolve();
   }
 
   override close(): Promise<void> {
     this.detach?.();
+    this.detachLocal?.();
     for (const subscription of this.subscribed.splice(0)) subscription.unsubscribe();
     return Promise.resolve();
+  }
+
+  /**
+   * A message this process published, handed to every handler whose pattern
+   * takes it, through the same `handleMessage` as one from the server.
+   */
+  private receiveLocal(subject: string, qualified: string, data: Uint8Array, headers?: MsgHdrs): void {
+    // Every change an ingest publishes comes through here: its subject is split once, and each
+    // pattern once in the process's life.
+    const tokens = subject.split('.');
+    for (const channel of this.messageHandlers.keys()) {
+      let wanted = this.patternTokens.get(channel);
+      if (!wanted) {
+        wanted = channel.split('.');
+        this.patternTokens.set(channel, wanted);
+      }
+      if (!tokensMatch(wanted, tokens)) continue;
+      const message = { subject: qualified, data, headers } as Msg;
+      this.handleMessage(channel, message).catch((failure: unknown) => {
+        this.logger.error(`A handler of ${channel} failed: ${String(failure)}`);
+      });
+    }
   }
 
   private bind(connection: NatsConnection): void {

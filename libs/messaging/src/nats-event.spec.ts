@@ -1,6 +1,6 @@
 import { encodeEvent } from './nats-event.client';
 import { decodeEvent } from './nats-event.server';
-import { qualifySubject, unqualifySubject } from './subject-prefix';
+import { qualifySubject, subjectMatches, unqualifySubject } from './subject-prefix';
 import { bookOfSubject, DynamicSubjects, Subjects } from './subjects';
 
 describe('NATS events on the wire', () => {
@@ -33,5 +33,18 @@ describe('NATS events on the wire', () => {
     expect(unqualifySubject('it_1', 'it_1.odds.other.catalog')).toBe('odds.other.catalog');
     expect(unqualifySubject('it_1', 'odds.book.health')).toBe('odds.book.health');
     expect(bookOfSubject('odds.other.match.29.7')).toBe('other');
+  });
+
+  it('matches subjects to subscription patterns as NATS does', () => {
+    expect(subjectMatches('fixtures.live.>', 'fixtures.live.1.7')).toBe(true);
+    expect(subjectMatches('fixtures.live.>', 'fixtures.live.1')).toBe(true);
+    expect(subjectMatches('fixtures.live.>', 'fixtures.live')).toBe(false);
+    expect(subjectMatches('fixtures.live.>', 'fixtures.lived.1')).toBe(false);
+    expect(subjectMatches('odds.*.match.>', 'odds.book.match.29.7')).toBe(true);
+    expect(subjectMatches('odds.*.health', 'odds.book.match')).toBe(false);
+    expect(subjectMatches('odds.*.health', 'odds.book.health.x')).toBe(false);
+    expect(subjectMatches('auth.keys.changed', 'auth.keys.changed')).toBe(true);
+    expect(subjectMatches('auth.keys.changed', 'auth.keys')).toBe(false);
+    expect(subjectMatches('auth.keys', 'auth.keys.changed')).toBe(false);
   });
 });

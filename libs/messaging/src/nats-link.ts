@@ -41,6 +41,14 @@ export const NATS_RECONNECT_BACKOFF: BackoffPolicy = { initialMs: 100, maxMs: 50
 
 export type NatsState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
+/** A message this process published: its subject without and with the deployment prefix. */
+export type LocalListener = (
+  subject: string,
+  qualifiedSubject: string,
+  data: Uint8Array,
+  meta?: MsgHdrs,
+) => void;
+
 export function parseNatsServers(value: string): string[] {
   return value
     .split(',')
@@ -64,6 +72,7 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly reconnectListeners = new Set<() => void>();
   private readonly subscribedListeners = new Set<() => void>();
   private readonly connectedWaiters = new Set<() => void>();
+  private readonly localListeners = new Set<LocalListener>();
   private connection?: NatsConnection;
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
   private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();
@@ -113,8 +122,28 @@ export class NatsLink implements OnApplicationShutdown {
    */
   publish(subject: string, data: Uint8Array, meta?: MsgHdrs): boolean {
     if (!this.connection || this.current === 'closed') return false;
-    this.connection.publish(qualifySubject(this.options.subjectPrefix, subject), data, { headers: meta });
+    const qualified = qualifySubject(this.options.subjectPrefix, subject);
+    this.connection.publish(qualified, data, { headers: meta });
+    if (this.localListeners.size > 0) {
+      // The server does not echo this connection's messages back (`noEcho`): this process's own
+      // subscribers get them here, after the caller's synchronous work, as they would from NATS.
+      queueMicrotask(() => {
+        for (const listener of this.localListeners) listener(subject, qualified, data, meta);
+      });
+    }
     return true;
+  }
+
+  /**
+   * Called with every message this process publishes (unqualified and
+   * qualified subject): the connection does not receive its own messages, so
+   * a process that both publishes and subscribes a subject (ROLE=all, or any
+   * replica for the rate-limit and catalog events it sends) hears itself
+   * here, without the round trip through the server.
+   */
+  onLocalPublish(listener: LocalListener): () => void {
+    this.localListeners.add(listener);
+    return () => this.localListeners.delete(listener);
   }
 
   /** JetStream on the current connection; throws while there is none, so callers retry or fall back. */
@@ -222,6 +251,10 @@ export class NatsLink implements OnApplicationShutdown {
           reconnectDelayHandler: () => this.schedule.delay(),
           pingInterval: this.options.pingIntervalMs ?? 10_000,
           maxPingOut: 2,
+          // This process's own messages reach its subscribers through `onLocalPublish`: a ROLE=all
+          // process would otherwise receive each change it publishes back from the server, a read and
+          // a parse per change for bytes it already holds.
+          noEcho: true,
           // A stack captured for every request (each change-log append is one) is a large share of
           // an append's CPU; a timeout is still reported, without the caller's stack.
           noAsyncTraces: true,

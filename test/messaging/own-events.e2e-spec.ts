@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { NatsContext } from '@nestjs/microservices';
+import { type MsgHdrs, headers as natsHeaders } from 'nats';
+import { NatsEventClient, NatsEventServer, NatsLink } from '@app/messaging';
+import { NATS_URL, runSubjectPrefix } from '../support/test-env';
+import { waitFor } from '../support/wait-for';
+
+interface Heard {
+  readonly subject: string;
+  readonly body: string;
+  readonly seq: string | undefined;
+}
+
+/** One process's messaging: its link, its event server with one handler, its client. */
+async function startProcess(name: string, prefix: string, pattern: string) {
+  const link = new NatsLink({ servers: [NATS_URL], name, subjectPrefix: prefix });
+  const heard: Heard[] = [];
+  const server = new NatsEventServer(link);
+  server.addHandler(
+    pattern,
+    (data: Uint8Array, context: NatsContext) => {
+      heard.push({
+        subject: context.getSubject(),
+        body: Buffer.from(data).toString(),
+        seq: (context.getHeaders() as MsgHdrs | undefined)?.get('Seq') || undefined,
+      });
+      return Promise.resolve();
+    },
+    true,
+  );
+  await server.listen(() => undefined);
+  const ready = new Promise<void>((resolve) => link.onSubscribed(resolve));
+  if (!(await link.waitUntilConnected(5000))) throw new Error('NATS did not answer');
+  await ready;
+  return { link, server, heard, client: new NatsEventClient(link) };
+}
+
+/**
+ * A process hears what it publishes itself through its own handlers, once:
+ * the server does not echo its messages back and they are handed over in the
+ * process; every other process hears them from NATS.
+ */
+describe('events a process publishes itself', () => {
+  const prefix = `${runSubjectPrefix()}_own${randomBytes(3).toString('hex')}`;
+  let processes: Array<Awaited<ReturnType<typeof startProcess>>> = [];
+
+  afterEach(async () => {
+    for (const process of processes) {
+      await process.server.close();
+      await process.link.onApplicationShutdown();
+    }
+    processes = [];
+  });
+
+  it('reach its own handlers once, with the subject and headers NATS would give, and reach the others', async () => {
+    const own = await startProcess('own', prefix, 'fixtures.live.>');
+    const other = await startProcess('other', prefix, 'fixtures.live.>');
+    const marker = await startProcess('marker', prefix, 'unrelated.subject');
+    processes = [own, other, marker];
+
+    const meta = natsHeaders();
+    meta.set('Seq', '41');
+    own.client.emitFrame('fixtures.live.1.7', Buffer.from('{"n":1}'), meta);
+    own.client.emitFrame('fixtures.live.1.8', Buffer.from('{"n":2}'));
+    await waitFor(() => other.heard.length === 2, {
+      timeoutMs: 5000,
+      what: 'the other process to hear both',
+    });
+    // NATS delivers to a connection in order: once `own` hears a later message of another
+    // connection, an echo of its own two (had the server sent one) would have arrived before it.
+    marker.client.emitFrame('fixtures.live.9.9', Buffer.from('{"n":3}'));
+    await waitFor(() => own.heard.some((heard) => heard.body === '{"n":3}'), {
+      timeoutMs: 5000,
+      what: 'the marker to reach the publishing process',
+    });
+
+    const expected = [
+      { subject: `${prefix}.fixtures.live.1.7`, body: '{"n":1}', seq: '41' },
+      { subject: `${prefix}.fixtures.live.1.8`, body: '{"n":2}', seq: undefined },
+      { subject: `${prefix}.fixtures.live.9.9`, body: '{"n":3}', seq: undefined },
+    ];
+    expect(own.heard).toEqual(expected);
+    await waitFor(() => other.heard.length === 3, { timeoutMs: 5000, what: 'the other process to hear all' });
+    expect(other.heard).toEqual(expected);
+    expect(marker.heard).toEqual([]);
+  });
+
+  it('drop a frame the server refuses without failing the caller, and later frames go out', async () => {
+    const own = await startProcess('own', prefix, 'fixtures.live.>');
+    const other = await startProcess('other', prefix, 'fixtures.live.>');
+    processes = [own, other];
+
+    let maxPayload = 0;
+    own.link.onConnection((connection) => (maxPayload = connection.info?.max_payload ?? 0))();
+    expect(maxPayload).toBeGreaterThan(0);
+    const overLimit = Buffer.alloc(maxPayload + 1, 'x');
+    expect(() => own.client.emitFrame('fixtures.live.1.1', overLimit)).not.toThrow();
+    own.client.emitFrame('fixtures.live.1.2', Buffer.from('{"n":2}'));
+    await waitFor(() => other.heard.length === 1, { timeoutMs: 5000, what: 'the later frame' });
+    expect(other.heard.map((heard) => heard.body)).toEqual(['{"n":2}']);
+    expect(own.heard.map((heard) => heard.body)).toEqual(['{"n":2}']);
+  });
+});

@@ -20,7 +20,7 @@ export interface LiveWrite {
 }
 
 /** How long a first write waits for others to share its statement: one statement carries many matches. */
-const LINGER_MS = 20;
+const LINGER_MS = 100;
 /** Matches per statement at most, so one statement stays short. */
 const MAX_BATCH = 500;
 

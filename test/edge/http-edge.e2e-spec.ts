@@ -187,6 +187,16 @@ describe.each(EDGES)('HTTP edge of $name', (edge) => {
     expect(unknown.headers.allow).toBeUndefined();
   });
 
+  it('answers a request target that a legacy URL parser would read as an authority with 404 in its shape', async () => {
+    // Found by the fuzz test (seed 2094530380): in these, Express's URL parsing finds no path at
+    // all, and its router would answer an HTML 404 itself.
+    const targets = ['/\\Z54*#@?=%F3&key=-1', '/\\a#@b?c', '/\\#@?', '//a#@b?c=1'];
+    for (const target of targets) {
+      expectError(await send(head('GET', target)), 404);
+      expectError(await send(head('DELETE', target, ['Content-Length: 0'])), 404);
+    }
+  });
+
   it('serves a request that asks to upgrade a path that is no stream as an ordinary request', async () => {
     const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13'];
     expectError(await send(head('GET', '/v1/99999', upgrade)), 404);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { parse } from 'node:url';
 import { BadRequestException, HttpException, type INestApplication } from '@nestjs/common';
 import { raw } from 'body-parser';
 import { type BodyReadError, bodyFailure, bodyIsIgnored, DEFAULT_BODY_LIMIT_BYTES } from './body-policy';
@@ -32,6 +33,8 @@ export function installHttpEdge(app: INestApplication, options: HttpEdgeOptions)
   // Node answers a missing Host with an empty 400 of its own; requireHost below answers it in the app's shape.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.on('clientError', answerParserFailure(field));
+  // Before Express's own listener, so every layer (logs and metrics included) sees the same target.
+  server.prependListener('request', keepRoutable);
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
     serveAsPlainRequest(server, request, socket);
@@ -42,6 +45,22 @@ export function installHttpEdge(app: INestApplication, options: HttpEdgeOptions)
   });
   app.use(bodyGate(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
   app.use(requireHost);
+}
+
+/** Targets Express parses with Node's legacy `url.parse` rather than its own fast path. */
+const LEGACY_PARSED = /^[^/]|[\t\n\f\r #\u00a0\ufeff]/;
+
+/**
+ * Node's legacy URL parser reads backslashes as slashes and, in a target such
+ * as `/\x#@y` or `//x#@y`, an authority where there is none, leaving no path:
+ * Express's router then skips every layer, logs and metrics included, and
+ * answers an HTML 404 itself. Such a target is escaped into a plain path
+ * that no route serves, so it is answered like any other unknown path.
+ */
+function keepRoutable(request: IncomingMessage): void {
+  const target = request.url;
+  if (target === undefined || !LEGACY_PARSED.test(target) || parse(target).pathname !== null) return;
+  request.url = `/${target.replace(/[^\w.~-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`)}`;
 }
 
 /** HTTP/1.1 requires a Host header; its absence is a client error. */

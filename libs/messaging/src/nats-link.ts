@@ -74,6 +74,7 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly connectedWaiters = new Set<() => void>();
   private readonly localListeners = new Set<LocalListener>();
   private connection?: NatsConnection;
+  private client?: { connection: NatsConnection; client: JetStreamClient };
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
   private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();
   private current: NatsState = 'connecting';
@@ -146,9 +147,15 @@ export class NatsLink implements OnApplicationShutdown {
     return () => this.localListeners.delete(listener);
   }
 
-  /** JetStream on the current connection; throws while there is none, so callers retry or fall back. */
+  /**
+   * JetStream on the current connection, created once per connection (every
+   * change an ingest appends asks for it); throws while there is none, so
+   * callers retry or fall back.
+   */
   jetStream(): JetStreamClient {
-    return this.openConnection().jetstream();
+    const connection = this.openConnection();
+    if (this.client?.connection !== connection) this.client = { connection, client: connection.jetstream() };
+    return this.client.client;
   }
 
   /** The JetStream management API on the current connection, created once per connection. */

@@ -7,6 +7,7 @@ import {
   type SeqMsgRequest,
   StorageType,
 } from 'nats';
+import { AckInbox } from './ack-inbox';
 import type { NatsLink } from './nats-link';
 import { qualifySubject, unqualifySubject } from './subject-prefix';
 
@@ -49,6 +50,10 @@ export class ChangeLogConflict extends Error {
     super(`the change log's newest message of ${subject} is not ${expectedLastSeq} (wrong last sequence)`);
   }
 }
+
+/** JetStream's headers for deduplication and for a conditional append. */
+const MSG_ID_HEADER = 'Nats-Msg-Id';
+const EXPECTED_LAST_SUBJECT_SEQ_HEADER = 'Nats-Expected-Last-Subject-Sequence';
 
 /** JetStream's error code for a publish whose expected last subject sequence did not match. */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -97,6 +102,7 @@ export interface LoggedChange {
  */
 export class ChangeLog {
   readonly streamName: string;
+  private readonly acks = new AckInbox();
 
   constructor(
     private readonly link: NatsLink,
@@ -141,20 +147,19 @@ export class ChangeLog {
    * `seq` instead of being logged twice or refused.
    */
   async append(subject: string, data: Uint8Array, tail: ChainTail, id?: string): Promise<number> {
-    let meta: MsgHdrs | undefined;
-    if (tail.prevSeq !== null) {
-      meta = headers();
-      meta.set(PREV_SEQ_HEADER, String(tail.prevSeq));
-    }
+    const meta = headers();
+    if (id !== undefined) meta.set(MSG_ID_HEADER, id);
+    meta.set(EXPECTED_LAST_SUBJECT_SEQ_HEADER, String(tail.expectedLastSeq));
+    if (tail.prevSeq !== null) meta.set(PREV_SEQ_HEADER, String(tail.prevSeq));
     try {
-      const ack = await this.link
-        .jetStream()
-        .publish(qualifySubject(this.link.subjectPrefix, subject), data, {
-          headers: meta,
-          timeout: APPEND_TIMEOUT_MS,
-          expect: { lastSubjectSequence: tail.expectedLastSeq },
-          ...(id === undefined ? {} : { msgID: id }),
-        });
+      const qualified = qualifySubject(this.link.subjectPrefix, subject);
+      const ack = await this.acks.publish(
+        this.link.currentConnection(),
+        qualified,
+        data,
+        meta,
+        APPEND_TIMEOUT_MS,
+      );
       return ack.seq;
     } catch (error) {
       if (isWrongLastSequence(error)) throw new ChangeLogConflict(subject, tail.expectedLastSeq);

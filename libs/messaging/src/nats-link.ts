@@ -3,7 +3,6 @@ import {
   connect,
   DebugEvents,
   Events,
-  type JetStreamClient,
   type JetStreamManager,
   type KV,
   type KvOptions,
@@ -74,7 +73,6 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly connectedWaiters = new Set<() => void>();
   private readonly localListeners = new Set<LocalListener>();
   private connection?: NatsConnection;
-  private client?: { connection: NatsConnection; client: JetStreamClient };
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
   private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();
   private current: NatsState = 'connecting';
@@ -148,14 +146,12 @@ export class NatsLink implements OnApplicationShutdown {
   }
 
   /**
-   * JetStream on the current connection, created once per connection (every
-   * change an ingest appends asks for it); throws while there is none, so
-   * callers retry or fall back.
+   * The current connection, for JetStream appends (`ChangeLog`), which the
+   * Nest transport does not cover; throws while there is none, so callers
+   * retry or fall back.
    */
-  jetStream(): JetStreamClient {
-    const connection = this.openConnection();
-    if (this.client?.connection !== connection) this.client = { connection, client: connection.jetstream() };
-    return this.client.client;
+  currentConnection(): NatsConnection {
+    return this.openConnection();
   }
 
   /** The JetStream management API on the current connection, created once per connection. */

@@ -25,10 +25,10 @@ interface Waiting {
 /**
  * JetStream publishes whose acknowledgements arrive on one wildcard inbox
  * subscription per connection, matched by a token. nats.js's `js.publish`
- * spent about 60 µs of client CPU per append (a request object, a timer and
+ * spent 40 to 50 µs of client CPU per append (a request object, a timer and
  * a promise race per call, and an Error built to cancel each request once
- * answered); this path about 20 µs, measured with 100 chains of appends in
- * parallel. An ingest appends once per change, so this is per change.
+ * answered); this path 15 to 35 µs (`bench/change-log-append-cost.js`). An
+ * ingest appends once per change, so this is per change.
  */
 export class AckInbox {
   private bound?: { connection: NatsConnection; prefix: string; subscription: Subscription };
@@ -60,12 +60,6 @@ export class AckInbox {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-  }
-
-  /** Stops listening; what still waits fails at its timeout. */
-  close(): void {
-    this.bound?.subscription.unsubscribe();
-    this.bound = undefined;
   }
 
   private inboxOn(connection: NatsConnection): string {

@@ -9,6 +9,7 @@ import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
 import { BookSeed } from './book-seed';
 import { describeError } from './describe-error';
+import { nextTurn } from './next-turn';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
   parseLeagues,
@@ -278,11 +279,6 @@ export class BookPollSchedule {
       this.wake = done;
     });
   }
-}
-
-/** Resolves after pending timers and I/O have had their turn. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function expect<T>(outcome: FetchOutcome<T>, what: string): { value: T; notModified: boolean } {

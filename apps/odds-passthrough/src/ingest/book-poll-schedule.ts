@@ -13,8 +13,8 @@ import { nextTurn } from './next-turn';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
   parseLeagues,
-  parseMarketsDelta,
-  parseMarketsFull,
+  marketsDeltaInParts,
+  marketsFullInParts,
   parseMatchups,
   parsePeriodLabels,
   parseSports,
@@ -33,10 +33,11 @@ const CUTOFF_CHECK_MS = 200;
 const HEALTH_EVERY_MS = 1000;
 /**
  * Markets resolved, published and stored per turn of the event loop when a
- * load touches many at once: tens of milliseconds of CPU, so the lease keeps
- * renewing and the api side of a ROLE=all process keeps answering.
+ * load touches many at once: about ten milliseconds of CPU, so the lease
+ * keeps renewing with a wide margin even on a throttled core, and the api
+ * side of a ROLE=all process keeps answering.
  */
-const MARKETS_PER_PART = 2_000;
+const MARKETS_PER_PART = 500;
 
 class UpstreamFault extends Error {}
 
@@ -190,9 +191,10 @@ export class BookPollSchedule {
       await this.fullLoad(book, sportId);
       return;
     }
-    const delta = await this.client.get(
+    const delta = await this.client.getInParts(
       `sports/${sportId}/markets?since=${position.cursor}`,
-      parseMarketsDelta,
+      'markets',
+      marketsDeltaInParts,
     );
     if (delta.kind === 'gone') {
       this.logger.log(`Cursor of sport ${sportId} expired; reloading it in full`);
@@ -211,7 +213,10 @@ export class BookPollSchedule {
   private async fullLoad(book: IngestBook, sportId: number): Promise<void> {
     const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
     const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
-    const markets = expect(await this.client.get(`sports/${sportId}/markets`, parseMarketsFull), 'markets');
+    const markets = expect(
+      await this.client.getInParts(`sports/${sportId}/markets`, 'markets', marketsFullInParts),
+      'markets',
+    );
     // Reading a big answer took a while of CPU: let timers and I/O run before indexing it.
     await nextTurn();
     if (this.stopped) return;
@@ -227,10 +232,10 @@ export class BookPollSchedule {
   private async applyInParts(commit: BookCommit): Promise<void> {
     this.applyingParts = true;
     try {
-      for (;;) {
-        this.apply(commit.next(MARKETS_PER_PART));
-        if (commit.done || this.stopped) return;
+      // Beginning the pass indexed the whole load: the first part waits for the next turn too.
+      while (!commit.done && !this.stopped) {
         await nextTurn();
+        this.apply(commit.next(MARKETS_PER_PART));
       }
     } finally {
       this.applyingParts = false;

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SportsbookClient } from './sportsbook-client';
-import { parseSports } from '../upstream';
+import { JSON_PART_BYTES, marketsFullInParts, parseMarketsFull, parseSports } from '../upstream';
+import { aMoneyline } from '../../../../test/odds-passthrough/sportsbook-factory';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -72,5 +73,34 @@ describe('SportsbookClient', () => {
     const outcome = await client.get('sports', parseSports);
     expect(outcome.kind).toBe('fault');
     expect(outcome.kind === 'fault' ? outcome.error : '').toContain(error);
+  });
+
+  describe('a big answer read in parts', () => {
+    const markets = Array.from({ length: 4_000 }, (_, i) => ({ ...aMoneyline(), key: `s;0;m;${i}` }));
+    const body = { last: 41, markets };
+
+    it('answers what a one-go read answers', async () => {
+      expect(JSON.stringify(body).length).toBeGreaterThan(2 * JSON_PART_BYTES);
+      handler = json(200, body);
+      const parted = await client.getInParts('sports/29/markets', 'markets', marketsFullInParts);
+      const whole = await client.get('sports/29/markets', parseMarketsFull);
+      expect(parted).toEqual(whole);
+      expect(parted.kind === 'ok' && parted.value.markets).toHaveLength(markets.length);
+    });
+
+    it.each<[string, Handler, string]>([
+      [
+        'a body that is not JSON',
+        (_req, res) => res.writeHead(200).end(JSON.stringify(body).slice(0, -2)),
+        'GET m: body is not JSON (',
+      ],
+      ['a body of the wrong shape', json(200, { ...body, last: 'x' }), 'GET m: last: expected an integer'],
+      ['no answer in time', () => undefined, 'GET m: timed out'],
+    ])('reports %s as the one-go read does', async (_name, answer, error) => {
+      handler = answer;
+      const parted = await client.getInParts('m', 'markets', marketsFullInParts);
+      expect(parted).toEqual(await client.get('m', parseMarketsFull));
+      expect(parted.kind === 'fault' && parted.error).toContain(error);
+    });
   });
 });

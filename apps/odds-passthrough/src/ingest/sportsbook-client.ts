@@ -1,4 +1,5 @@
-import type { ParseResult } from '../upstream';
+import { parseJsonInParts, type ParseResult } from '../upstream';
+import { nextTurn } from './next-turn';
 
 /** The outcome of one upstream request; a fault never throws. */
 export type FetchOutcome<T> =
@@ -26,6 +27,36 @@ export class SportsbookClient {
   ) {}
 
   async get<T>(path: string, parse: (body: unknown) => ParseResult<T>): Promise<FetchOutcome<T>> {
+    return this.request(
+      path,
+      (response) => response.json(),
+      (body) => Promise.resolve(parse(body)),
+    );
+  }
+
+  /**
+   * `get` for an answer that can be tens of megabytes (a full market list):
+   * its JSON is parsed, and its shape checked, a part at a time, with timers
+   * and I/O running in between, so the lease's renewals are not held up.
+   * `member` names the big array of the answer.
+   */
+  async getInParts<T>(
+    path: string,
+    member: string,
+    parse: (body: unknown) => Generator<void, ParseResult<T>, void>,
+  ): Promise<FetchOutcome<T>> {
+    return this.request(
+      path,
+      async (response) => inParts(parseJsonInParts(new Uint8Array(await response.arrayBuffer()), member)),
+      (body) => inParts(parse(body)),
+    );
+  }
+
+  private async request<T>(
+    path: string,
+    read: (response: Response) => Promise<unknown>,
+    parse: (body: unknown) => Promise<ParseResult<T>>,
+  ): Promise<FetchOutcome<T>> {
     const cached = this.cache.get(path);
     let response: Response;
     try {
@@ -56,11 +87,11 @@ export class SportsbookClient {
     }
     let body: unknown;
     try {
-      body = await response.json();
+      body = await read(response);
     } catch (error) {
       return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
     }
-    const parsed = parse(body);
+    const parsed = await parse(body);
     if (!parsed.ok) return { kind: 'fault', error: `GET ${path}: ${parsed.error}` };
     const etag = response.headers.get('etag');
     if (etag) this.cache.set(path, { etag, value: parsed.value });
@@ -85,4 +116,13 @@ function describe(error: unknown): string {
     return typeof cause?.code === 'string' ? `${named.message} (${cause.code})` : named.message;
   }
   return String(error);
+}
+
+/** Runs a parted computation to its end, letting the event loop run between parts. */
+async function inParts<T>(parts: Generator<void, T, void>): Promise<T> {
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
 }

@@ -1,4 +1,7 @@
+import { drain } from './json-in-parts';
 import {
+  marketsDeltaInParts,
+  marketsFullInParts,
   normaliseTime,
   parseLeagues,
   parseMarketsDelta,
@@ -154,4 +157,43 @@ describe('sportsbook parsers', () => {
       expect(parseMarketsDelta(body).ok).toBe(false);
     },
   );
+});
+
+describe('market answers read in parts', () => {
+  /** Steps a parted read to its end; answers its result and how many times it yielded. */
+  function stepped<T>(parts: Generator<void, T, void>): { result: T; yields: number } {
+    let yields = 0;
+    for (;;) {
+      const step = parts.next();
+      if (step.done) return { result: step.value, yields };
+      yields++;
+    }
+  }
+
+  const manyMarkets = (): Record<string, unknown>[] =>
+    Array.from({ length: 5_000 }, () => wire(aMoneyline()));
+
+  it('reads 5,000 markets in several parts, to what the one-go parse answers', () => {
+    const full = { last: 7, markets: manyMarkets() };
+    const { result, yields } = stepped(marketsFullInParts(full));
+    expect(yields).toBeGreaterThan(1);
+    expect(result).toEqual(parseMarketsFull(full));
+    const delta = { ...full, withdrawn: [{ matchup_id: 1, key: 's;0;m' }] };
+    expect(stepped(marketsDeltaInParts(delta)).result).toEqual(parseMarketsDelta(delta));
+  });
+
+  it('names a faulty market by its index across parts, and checks `last` first, as the one-go parse does', () => {
+    const markets = manyMarkets();
+    markets[4_321].version = 'x';
+    expect(errorOf(drain(marketsFullInParts({ last: 7, markets })))).toBe(
+      'markets[4321].version: expected an integer',
+    );
+    expect(errorOf(drain(marketsFullInParts({ last: 'x', markets })))).toBe('last: expected an integer');
+    expect(errorOf(drain(marketsDeltaInParts({ last: 7, markets, withdrawn: [{}] })))).toBe(
+      'markets[4321].version: expected an integer',
+    );
+    expect(errorOf(drain(marketsDeltaInParts({ last: 7, markets: [], withdrawn: [{}] })))).toBe(
+      'withdrawn[0].matchup_id: expected an integer',
+    );
+  });
 });

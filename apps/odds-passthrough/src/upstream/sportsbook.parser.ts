@@ -15,6 +15,7 @@ import type {
   UpstreamSport,
   UpstreamWithdrawn,
 } from './sportsbook.types';
+import { drain } from './json-in-parts';
 
 /*
  * Strict parsers for every body the sportsbook sends. A body of the wrong shape is a
@@ -140,10 +141,36 @@ function list<T>(value: unknown, where: string, read: (item: unknown) => T): T[]
   try {
     for (; i < value.length; i++) out[i] = read(value[i]);
   } catch (err) {
-    if (err instanceof ShapeError) {
-      err.where = err.where === '' ? `${where}[${i}]` : `${where}[${i}].${err.where}`;
+    throw atItem(err, where, i);
+  }
+  return out;
+}
+
+function atItem(err: unknown, where: string, i: number): unknown {
+  if (err instanceof ShapeError)
+    err.where = err.where === '' ? `${where}[${i}]` : `${where}[${i}].${err.where}`;
+  return err;
+}
+
+/** Items read between two yields of a parted read: about a millisecond of work. */
+const ITEMS_PER_PART = 2_000;
+
+function* listInParts<T>(
+  value: unknown,
+  where: string,
+  read: (item: unknown) => T,
+): Generator<void, T[], void> {
+  if (!Array.isArray(value)) fail(where, 'expected an array');
+  const out = new Array<T>(value.length);
+  let i = 0;
+  try {
+    while (i < value.length) {
+      if (i > 0) yield;
+      const end = Math.min(value.length, i + ITEMS_PER_PART);
+      for (; i < end; i++) out[i] = read(value[i]);
     }
-    throw err;
+  } catch (err) {
+    throw atItem(err, where, i);
   }
   return out;
 }
@@ -152,9 +179,21 @@ function guard<T>(read: () => T): ParseResult<T> {
   try {
     return { ok: true, value: read() };
   } catch (err) {
-    if (err instanceof ShapeError) return { ok: false, error: `${err.where || 'body'}: ${err.what}` };
-    throw err;
+    return failure(err);
   }
+}
+
+function* guardInParts<T>(read: () => Generator<void, T, void>): Generator<void, ParseResult<T>, void> {
+  try {
+    return { ok: true, value: yield* read() };
+  } catch (err) {
+    return failure(err);
+  }
+}
+
+function failure(err: unknown): ParseResult<never> {
+  if (err instanceof ShapeError) return { ok: false, error: `${err.where || 'body'}: ${err.what}` };
+  throw err;
 }
 
 /*
@@ -287,20 +326,32 @@ export function parseMatchups(body: unknown): ParseResult<UpstreamMatchup[]> {
 
 /** `GET /sports/{sport}/markets` without a cursor. */
 export function parseMarketsFull(body: unknown): ParseResult<UpstreamMarketsFull> {
-  return guard(() => {
+  return drain(marketsFullInParts(body));
+}
+
+/** `parseMarketsFull` a part at a time: a full list can hold 100,000 markets. */
+export function* marketsFullInParts(body: unknown): Generator<void, ParseResult<UpstreamMarketsFull>, void> {
+  return yield* guardInParts(function* () {
     const o = object(body);
-    return { last: integer(o.last, 'last'), markets: list(o.markets, 'markets', readMarket) };
+    const last = integer(o.last, 'last');
+    return { last, markets: yield* listInParts(o.markets, 'markets', readMarket) };
   });
 }
 
 /** `GET /sports/{sport}/markets?since=...`; a missing `withdrawn` means none. */
 export function parseMarketsDelta(body: unknown): ParseResult<UpstreamMarketsDelta> {
-  return guard(() => {
+  return drain(marketsDeltaInParts(body));
+}
+
+/** `parseMarketsDelta` a part at a time: a delta after a long gap can be as big as a full list. */
+export function* marketsDeltaInParts(
+  body: unknown,
+): Generator<void, ParseResult<UpstreamMarketsDelta>, void> {
+  return yield* guardInParts(function* () {
     const o = object(body);
-    return {
-      last: integer(o.last, 'last'),
-      markets: list(o.markets, 'markets', readMarket),
-      withdrawn: absent(o.withdrawn) ? [] : list(o.withdrawn, 'withdrawn', readWithdrawn),
-    };
+    const last = integer(o.last, 'last');
+    const markets = yield* listInParts(o.markets, 'markets', readMarket);
+    const withdrawn = absent(o.withdrawn) ? [] : yield* listInParts(o.withdrawn, 'withdrawn', readWithdrawn);
+    return { last, markets, withdrawn };
   });
 }

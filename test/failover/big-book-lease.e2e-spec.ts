@@ -45,19 +45,27 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     await stack?.drop();
   });
 
-  it('serves every market without ever losing its lease', async () => {
-    stack = await isolatedStack('big_book');
-    await book.start();
-    seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
-    const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
-    busy = occupyEveryCore();
-    service = await startService('odds-passthrough', '/readyz', {
-      ...stack.env,
+  const startIngest = (): Promise<ServiceProcess> =>
+    startService('odds-passthrough', '/readyz', {
+      ...requireStack().env,
       ROLE: 'all',
       BOOK_UPSTREAM_URL: book.url,
       BOOK_POLL_MS: '1000',
       LOG_LEVEL: 'warn',
     });
+  const requireStack = (): IsolatedStack => {
+    if (!stack) throw new Error('the stack is not up');
+    return stack;
+  };
+  let key = '';
+
+  it('serves every market without ever losing its lease', async () => {
+    stack = await isolatedStack('big_book');
+    await book.start();
+    seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
+    key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
+    busy = occupyEveryCore();
+    service = await startIngest();
     const running = service;
     const selectionsOf = async (m: number): Promise<number> => {
       const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(m)}`, {
@@ -74,6 +82,29 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     );
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/^ingest_active\{feed="book"\} 1$/m);
+    expect(running.output()).not.toMatch(/standby \(/);
+  }, 120_000);
+
+  it('keeps its lease when, after a crash, it seeds the stored book and loads it in full again', async () => {
+    const crashed = service;
+    if (!crashed) throw new Error('the first test did not start the ingest');
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    service = await startIngest();
+    const running = service;
+    // Two polls since the lease was taken: the seed, the full load and a delta are behind it.
+    await waitFor(
+      async () => {
+        const metrics = await (await fetch(`${running.url}/metrics`)).text();
+        const polls = /^upstream_poll_duration_seconds_count\{upstream="book"\} (\d+)$/m.exec(metrics);
+        return /^ingest_active\{feed="book"\} 1$/m.test(metrics) && Number(polls?.[1] ?? 0) >= 2;
+      },
+      { timeoutMs: 90_000, intervalMs: 500, what: 'the restarted ingest active, past its full load' },
+    );
+    const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(MATCHES - 1)}`, {
+      headers: { 'x-api-key': key },
+    });
+    expect((await answer.text()).split('"market_key"').length - 1).toBe(2 * MARKETS_PER_MATCH);
     expect(running.output()).not.toMatch(/standby \(/);
   }, 120_000);
 });

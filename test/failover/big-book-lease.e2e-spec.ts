@@ -108,3 +108,72 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     expect(running.output()).not.toMatch(/standby \(/);
   }, 120_000);
 });
+
+/**
+ * Stops a process for `ms` and lets it run on: the length of the freeze is
+ * the fault itself (longer than the lease's fence), not a wait for a state.
+ */
+async function freeze(service: ServiceProcess, ms: number): Promise<void> {
+  service.child.kill('SIGSTOP');
+  try {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  } finally {
+    service.child.kill('SIGCONT');
+  }
+}
+
+/**
+ * The other side of the fence: an ingest frozen past it in the middle of the
+ * load (a VM paused, a stop-the-world stall) must fence itself, take the
+ * lease again once it runs, and still serve the whole book: it loads in
+ * full again, and what the first term stored but could no longer publish is
+ * published by the second.
+ */
+describe('odds-passthrough ingest frozen past its fence during the load of 100,000 markets', () => {
+  const book = new FakeSportsbook();
+  let stack: IsolatedStack | undefined;
+  let service: ServiceProcess | undefined;
+
+  afterAll(async () => {
+    await service?.stop();
+    await book.stop();
+    await stack?.drop();
+  });
+
+  it('fences, takes the lease again and serves every market', async () => {
+    stack = await isolatedStack('big_book_frozen');
+    await book.start();
+    seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
+    const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
+    service = await startService('odds-passthrough', '/readyz', {
+      ...stack.env,
+      ROLE: 'all',
+      BOOK_UPSTREAM_URL: book.url,
+      BOOK_POLL_MS: '1000',
+      LOG_LEVEL: 'warn',
+    });
+    const running = service;
+    const selectionsOf = async (m: number): Promise<number> => {
+      const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(m)}`, {
+        headers: { 'x-api-key': key },
+      });
+      return (await answer.text()).split('"market_key"').length - 1;
+    };
+    await waitFor(async () => (await selectionsOf(0)) === 2 * MARKETS_PER_MATCH, {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+      what: 'the first match served, with the load under way',
+    });
+    await freeze(running, 2_500);
+    await waitFor(
+      async () => {
+        const counts = await Promise.all(SAMPLED.map(selectionsOf));
+        return counts.every((count) => count === 2 * MARKETS_PER_MATCH);
+      },
+      { timeoutMs: 90_000, intervalMs: 500, what: 'every sampled match served with all its markets' },
+    );
+    expect(running.output()).toMatch(/standby \(no renewal within 1500 ms\)/);
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    expect(metrics).toMatch(/^ingest_active\{feed="book"\} 1$/m);
+  }, 120_000);
+});

@@ -11,6 +11,35 @@ const MATCHES = 2_500;
 const MARKETS_PER_MATCH = 40;
 const SAMPLED = [0, 1, 625, 1_250, 1_875, 2_498, 2_499];
 
+/** The ROLE=all odds-passthrough under test, polling `book` every second. */
+function startBigBookIngest(stack: IsolatedStack, book: FakeSportsbook): Promise<ServiceProcess> {
+  return startService('odds-passthrough', '/readyz', {
+    ...stack.env,
+    ROLE: 'all',
+    BOOK_UPSTREAM_URL: book.url,
+    BOOK_POLL_MS: '1000',
+    LOG_LEVEL: 'warn',
+  });
+}
+
+/** How many selections `service` serves for the `m`th match of the wide book. */
+async function selectionsServed(service: ServiceProcess, key: string, m: number): Promise<number> {
+  const answer = await fetch(`${service.url}/v1/book/odds?match=${wideMatchId(m)}`, {
+    headers: { 'x-api-key': key },
+  });
+  return (await answer.text()).split('"market_key"').length - 1;
+}
+
+function waitUntilSampledServed(service: ServiceProcess, key: string): Promise<number> {
+  return waitFor(
+    async () => {
+      const counts = await Promise.all(SAMPLED.map((m) => selectionsServed(service, key, m)));
+      return counts.every((count) => count === 2 * MARKETS_PER_MATCH);
+    },
+    { timeoutMs: 90_000, intervalMs: 500, what: 'every sampled match served with all its markets' },
+  );
+}
+
 /**
  * Two busy processes per core for the whole test: the ingest gets a third of
  * a core or less, as a pod throttled at its CPU limit or a busy CI machine
@@ -45,14 +74,6 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     await stack?.drop();
   });
 
-  const startIngest = (): Promise<ServiceProcess> =>
-    startService('odds-passthrough', '/readyz', {
-      ...requireStack().env,
-      ROLE: 'all',
-      BOOK_UPSTREAM_URL: book.url,
-      BOOK_POLL_MS: '1000',
-      LOG_LEVEL: 'warn',
-    });
   const requireStack = (): IsolatedStack => {
     if (!stack) throw new Error('the stack is not up');
     return stack;
@@ -65,21 +86,9 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
     key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
     busy = occupyEveryCore();
-    service = await startIngest();
+    service = await startBigBookIngest(stack, book);
     const running = service;
-    const selectionsOf = async (m: number): Promise<number> => {
-      const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(m)}`, {
-        headers: { 'x-api-key': key },
-      });
-      return (await answer.text()).split('"market_key"').length - 1;
-    };
-    await waitFor(
-      async () => {
-        const counts = await Promise.all(SAMPLED.map(selectionsOf));
-        return counts.every((count) => count === 2 * MARKETS_PER_MATCH);
-      },
-      { timeoutMs: 90_000, intervalMs: 500, what: 'every sampled match served with all its markets' },
-    );
+    await waitUntilSampledServed(running, key);
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/^ingest_active\{feed="book"\} 1$/m);
     expect(running.output()).not.toMatch(/standby \(/);
@@ -90,7 +99,7 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
     if (!crashed) throw new Error('the first test did not start the ingest');
     crashed.child.kill('SIGKILL');
     await crashed.exited;
-    service = await startIngest();
+    service = await startBigBookIngest(requireStack(), book);
     const running = service;
     // Two polls since the lease was taken: the seed, the full load and a delta are behind it.
     await waitFor(
@@ -101,10 +110,7 @@ describe('odds-passthrough ingest with a book of 100,000 markets', () => {
       },
       { timeoutMs: 90_000, intervalMs: 500, what: 'the restarted ingest active, past its full load' },
     );
-    const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(MATCHES - 1)}`, {
-      headers: { 'x-api-key': key },
-    });
-    expect((await answer.text()).split('"market_key"').length - 1).toBe(2 * MARKETS_PER_MATCH);
+    expect(await selectionsServed(running, key, MATCHES - 1)).toBe(2 * MARKETS_PER_MATCH);
     expect(running.output()).not.toMatch(/standby \(/);
   }, 120_000);
 });
@@ -145,33 +151,15 @@ describe('odds-passthrough ingest frozen past its fence during the load of 100,0
     await book.start();
     seedWideBook(book, MATCHES, MARKETS_PER_MATCH);
     const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
-    service = await startService('odds-passthrough', '/readyz', {
-      ...stack.env,
-      ROLE: 'all',
-      BOOK_UPSTREAM_URL: book.url,
-      BOOK_POLL_MS: '1000',
-      LOG_LEVEL: 'warn',
-    });
+    service = await startBigBookIngest(stack, book);
     const running = service;
-    const selectionsOf = async (m: number): Promise<number> => {
-      const answer = await fetch(`${running.url}/v1/book/odds?match=${wideMatchId(m)}`, {
-        headers: { 'x-api-key': key },
-      });
-      return (await answer.text()).split('"market_key"').length - 1;
-    };
-    await waitFor(async () => (await selectionsOf(0)) === 2 * MARKETS_PER_MATCH, {
+    await waitFor(async () => (await selectionsServed(running, key, 0)) === 2 * MARKETS_PER_MATCH, {
       timeoutMs: 60_000,
       intervalMs: 20,
       what: 'the first match served, with the load under way',
     });
     await freeze(running, 2_500);
-    await waitFor(
-      async () => {
-        const counts = await Promise.all(SAMPLED.map(selectionsOf));
-        return counts.every((count) => count === 2 * MARKETS_PER_MATCH);
-      },
-      { timeoutMs: 90_000, intervalMs: 500, what: 'every sampled match served with all its markets' },
-    );
+    await waitUntilSampledServed(running, key);
     expect(running.output()).toMatch(/standby \(no renewal within 1500 ms\)/);
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/^ingest_active\{feed="book"\} 1$/m);

@@ -1,28 +1,11 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { buildDataSourceOptions, MIGRATIONS, openDataSource, RENAMED_MIGRATIONS } from '@app/database';
-import { childEnv, databaseUrl, PG_ADMIN_URL } from '../support/test-env';
+import { scratchDatabase } from '../support/scratch-database';
+import { childEnv } from '../support/test-env';
 
 const run = promisify(execFile);
-
-/** An empty database of the suite's own, created before its tests and dropped after. */
-function scratchDatabase(prefix: string): string {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  let admin: Client;
-  beforeAll(async () => {
-    admin = new Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  });
-  afterAll(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  });
-  return databaseUrl(name);
-}
 
 describe('migrations', () => {
   const url = scratchDatabase('it_mig');

@@ -129,11 +129,13 @@ async function freeze(service: ServiceProcess, ms: number): Promise<void> {
 }
 
 /**
- * The other side of the fence: an ingest frozen past it early in the load
- * (a VM paused, a stop-the-world stall) must fence itself, take the lease
- * again once it runs, load in full again and serve the whole book. Frozen
- * later, once rows have run far ahead of frames, it does not: see the known
- * gap in ADR 004.
+ * The other side of the fence: an ingest frozen past it in the middle of the
+ * load (a VM paused, a stop-the-world stall) must fence itself, take the
+ * lease again once it runs, load in full again and serve the whole book. It
+ * is frozen once half the book is served, when rows are stored far ahead of
+ * the frames that announce them: the new term must announce what the last
+ * one stored but never published (ADR 004). Before, the rest of the book
+ * stayed 404.
  */
 describe('odds-passthrough ingest frozen past its fence during the load of 100,000 markets', () => {
   const book = new FakeSportsbook();
@@ -153,10 +155,11 @@ describe('odds-passthrough ingest frozen past its fence during the load of 100,0
     const key = await stack.issueKey({ scopes: 'odds', grants: [`book=${SPORT}`] });
     service = await startBigBookIngest(stack, book);
     const running = service;
-    await waitFor(async () => (await selectionsServed(running, key, 0)) === 2 * MARKETS_PER_MATCH, {
+    // Half the book served: rows are stored well ahead of the frames that announce them.
+    await waitFor(async () => (await selectionsServed(running, key, MATCHES / 2)) === 2 * MARKETS_PER_MATCH, {
       timeoutMs: 60_000,
       intervalMs: 20,
-      what: 'the first match served, with the load under way',
+      what: 'half the book served, with the load under way',
     });
     await freeze(running, 2_500);
     await waitUntilSampledServed(running, key);

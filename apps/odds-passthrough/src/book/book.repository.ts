@@ -15,7 +15,10 @@ import { type Selection, selectionInOrder } from './domain/selection';
 /** Rows per statement, so a full load of a large book never builds one giant query. */
 const BATCH = 2000;
 
-/** One row of `odds.markets`: a market's selections exactly as last published. */
+/**
+ * One row of `odds.markets`: a market's selections exactly as last stored;
+ * none once removed (a tombstone kept until the removal is published).
+ */
 export interface StoredMarket {
   readonly matchId: number;
   readonly marketKey: string;
@@ -29,6 +32,10 @@ export interface StoredMatch {
   readonly ts: number;
   /** Its newest change's place in the book's change log; null or absent before its first append. */
   readonly position?: ChangePosition | null;
+  /** Its newest stored change was never published (the ingest stopped in between). */
+  readonly unpublished?: boolean;
+  /** Removed from the book, the removal not yet published: a tombstone no replica serves. */
+  readonly removed?: boolean;
 }
 
 /** Every row of one book, as `load` reads them back. */
@@ -51,12 +58,20 @@ export interface BookWrite {
   readonly removedMatches: readonly number[];
   readonly markets: readonly StoredMarket[];
   readonly removedMarkets: readonly { readonly matchId: number; readonly marketKey: string }[];
-  /** Change-log positions of matches published since the previous write (never lowered). */
-  readonly positions?: readonly MatchPosition[];
 }
 
 export interface MatchPosition extends ChangePosition {
   readonly matchId: number;
+}
+
+/** What went out of one write (its generation): written after the publication, never before. */
+export interface PublishedWrite {
+  /** Change-log positions of the match frames published (never lowered). */
+  readonly positions: readonly MatchPosition[];
+  /** Matches whose change went out in the catalog alone (no frame). */
+  readonly catalogMatches: readonly number[];
+  /** Published matches with removals: their tombstones up to this generation go. */
+  readonly withRemovals: readonly number[];
 }
 
 /** Reads and writes the current state of every book; each call names its book. */
@@ -76,8 +91,19 @@ export class BookRepository {
         [book],
       ),
       this.dataSource.query<
-        { body: MatchInfo; ts: string; change_seq: string | null; prev_change_seq: string | null }[]
-      >(`SELECT body, ts, change_seq, prev_change_seq FROM odds.matches WHERE book = $1`, [book]),
+        {
+          body: MatchInfo;
+          ts: string;
+          change_seq: string | null;
+          prev_change_seq: string | null;
+          unpublished: boolean;
+          removed: boolean;
+        }[]
+      >(
+        `SELECT body, ts, change_seq, prev_change_seq, stored_gen > published_gen AS unpublished, removed
+         FROM odds.matches WHERE book = $1`,
+        [book],
+      ),
       this.dataSource.query<
         { match_id: string; market_key: string; version: string; selections: Selection[] }[]
       >(
@@ -103,6 +129,8 @@ export class BookRepository {
                 seq: Number(row.change_seq),
                 prevSeq: row.prev_change_seq === null ? null : Number(row.prev_change_seq),
               },
+        unpublished: row.unpublished,
+        removed: row.removed,
       })),
       markets: markets.map((row) => ({
         matchId: Number(row.match_id),
@@ -118,8 +146,14 @@ export class BookRepository {
     };
   }
 
-  async write(book: string, change: BookWrite): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  /**
+   * Stores one publication's rows before it goes out, and resolves with the
+   * write's generation, which `writePublished` names once it went out.
+   * Removals are stored as tombstones until then.
+   */
+  async write(book: string, change: BookWrite): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ gen }] = await manager.query<{ gen: string }[]>(`SELECT nextval('odds.write_gen') AS gen`);
       if (change.sports) await this.replaceSports(manager, book, change.sports);
       for (const { sport_id, leagues } of change.leagues) {
         await manager.query(
@@ -135,12 +169,13 @@ export class BookRepository {
       }
       for (const rows of chunks(change.matches)) {
         await manager.query(
-          `INSERT INTO odds.matches (book, id, sport_id, body, version, ts)
-           SELECT $1, id, sport_id, body::jsonb, version, ts
+          `INSERT INTO odds.matches (book, id, sport_id, body, version, ts, stored_gen)
+           SELECT $1, id, sport_id, body::jsonb, version, ts, $7
            FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[])
              AS m(id, sport_id, body, version, ts)
            ON CONFLICT (book, id) DO UPDATE SET sport_id = EXCLUDED.sport_id, body = EXCLUDED.body,
-             version = EXCLUDED.version, ts = GREATEST(odds.matches.ts, EXCLUDED.ts)`,
+             version = EXCLUDED.version, ts = GREATEST(odds.matches.ts, EXCLUDED.ts),
+             stored_gen = EXCLUDED.stored_gen, removed = false`,
           [
             book,
             rows.map((m) => m.info.id),
@@ -148,24 +183,27 @@ export class BookRepository {
             rows.map((m) => JSON.stringify(m.info)),
             rows.map((m) => m.info.version),
             rows.map((m) => m.ts),
+            gen,
           ],
         );
       }
       if (change.removedMatches.length > 0) {
-        await manager.query(`DELETE FROM odds.markets WHERE book = $1 AND match_id = ANY($2::bigint[])`, [
-          book,
-          change.removedMatches,
-        ]);
-        await manager.query(`DELETE FROM odds.matches WHERE book = $1 AND id = ANY($2::bigint[])`, [
-          book,
-          change.removedMatches,
-        ]);
+        await manager.query(
+          `UPDATE odds.markets SET selections = '[]', removed_gen = $3
+           WHERE book = $1 AND match_id = ANY($2::bigint[])`,
+          [book, change.removedMatches, gen],
+        );
+        await manager.query(
+          `UPDATE odds.matches SET removed = true, stored_gen = $3 WHERE book = $1 AND id = ANY($2::bigint[])`,
+          [book, change.removedMatches, gen],
+        );
       }
       for (const rows of chunks(change.removedMarkets)) {
         await manager.query(
-          `DELETE FROM odds.markets m USING unnest($2::bigint[], $3::text[]) AS r(match_id, market_key)
+          `UPDATE odds.markets m SET selections = '[]', removed_gen = $4
+           FROM unnest($2::bigint[], $3::text[]) AS r(match_id, market_key)
            WHERE m.book = $1 AND m.match_id = r.match_id AND m.market_key = r.market_key`,
-          [book, rows.map((r) => r.matchId), rows.map((r) => r.marketKey)],
+          [book, rows.map((r) => r.matchId), rows.map((r) => r.marketKey), gen],
         );
       }
       for (const rows of chunks(change.markets)) {
@@ -175,7 +213,7 @@ export class BookRepository {
            FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[])
              AS m(match_id, market_key, version, selections)
            ON CONFLICT (book, match_id, market_key) DO UPDATE SET version = EXCLUDED.version,
-             selections = EXCLUDED.selections`,
+             selections = EXCLUDED.selections, removed_gen = NULL`,
           [
             book,
             rows.map((m) => m.matchId),
@@ -185,12 +223,41 @@ export class BookRepository {
           ],
         );
       }
-      for (const rows of chunks(change.positions ?? [])) {
+      return Number(gen);
+    });
+  }
+
+  /**
+   * Records that write `gen` went out: the positions its frames took, its
+   * matches marked published up to it, and its tombstones dropped. A later
+   * write of the same match, stored meanwhile, stays unpublished.
+   */
+  async writePublished(book: string, gen: number, published: PublishedWrite): Promise<void> {
+    const positions = [
+      ...published.positions,
+      ...published.catalogMatches.map((matchId) => ({ matchId, seq: null, prevSeq: null })),
+    ];
+    await this.dataSource.transaction(async (manager) => {
+      for (const rows of chunks(positions)) {
         await manager.query(
-          `UPDATE odds.matches m SET change_seq = p.seq, prev_change_seq = p.prev
+          `UPDATE odds.matches m SET published_gen = GREATEST(m.published_gen, $5),
+             change_seq = CASE WHEN p.seq IS NOT NULL AND (m.change_seq IS NULL OR m.change_seq < p.seq)
+               THEN p.seq ELSE m.change_seq END,
+             prev_change_seq = CASE WHEN p.seq IS NOT NULL AND (m.change_seq IS NULL OR m.change_seq < p.seq)
+               THEN p.prev ELSE m.prev_change_seq END
            FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS p(id, seq, prev)
-           WHERE m.book = $1 AND m.id = p.id AND (m.change_seq IS NULL OR m.change_seq < p.seq)`,
-          [book, rows.map((r) => r.matchId), rows.map((r) => r.seq), rows.map((r) => r.prevSeq)],
+           WHERE m.book = $1 AND m.id = p.id`,
+          [book, rows.map((r) => r.matchId), rows.map((r) => r.seq), rows.map((r) => r.prevSeq), gen],
+        );
+      }
+      for (const ids of chunks(published.withRemovals)) {
+        await manager.query(
+          `DELETE FROM odds.markets WHERE book = $1 AND match_id = ANY($2::bigint[]) AND removed_gen <= $3`,
+          [book, ids, gen],
+        );
+        await manager.query(
+          `DELETE FROM odds.matches WHERE book = $1 AND id = ANY($2::bigint[]) AND removed AND stored_gen <= $3`,
+          [book, ids, gen],
         );
       }
     });

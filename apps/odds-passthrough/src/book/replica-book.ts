@@ -232,7 +232,8 @@ export class ReplicaBook {
 
     const previous = new Map(this.matchMap);
     this.matchMap.clear();
-    for (const { info, ts, position } of stored.matches) {
+    for (const { info, ts, position, removed } of stored.matches) {
+      if (removed) continue;
       const held = previous.get(info.id)?.position;
       // A position heard live may be ahead of the stored one, written after the publication.
       const newer = held && (!position || held.seq > position.seq) ? held : (position ?? null);

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { ChangeLog, NatsEventClient } from '@app/messaging';
-import type { BookRepository, BookWrite } from '../book/book.repository';
+import type { BookRepository, BookWrite, PublishedWrite } from '../book/book.repository';
 import { BookOutbox } from './book-outbox';
 import type { BookPublication } from './book-publication';
 import { waitFor } from '../../../../test/support/wait-for';
@@ -15,12 +15,17 @@ function publication(matchId: number): BookPublication {
     catalog: [{ removed_matches: [matchId] }],
     frames: [{ sportId: 29, matchId, frame: `{"type":"update","match_id":${matchId}}` }],
     write: { ...NO_ROWS, removedMatches: [matchId] },
+    catalogOnly: [],
+    withRemovals: [matchId],
   };
 }
 
 function describeWrite(write: BookWrite): string {
-  if (write.positions) return `positions ${write.positions.map((p) => `${p.matchId}@${p.seq}`).join(',')}`;
   return `rows ${write.removedMatches.join(',')}`;
+}
+
+function describePublished(published: PublishedWrite): string {
+  return `positions ${published.positions.map((p) => `${p.matchId}@${p.seq}`).join(',')}`;
 }
 
 describe('BookOutbox', () => {
@@ -30,22 +35,29 @@ describe('BookOutbox', () => {
   let outbox: BookOutbox;
   /** Whether the outbox's process holds the book's ingest lease. */
   let leading: boolean;
+  /** Each record of a publication, with the generation it names. */
+  let published: { gen: number; published: PublishedWrite }[];
 
   beforeEach(() => {
     trace = [];
     refusals = 0;
     leading = true;
+    published = [];
     let seq = 0;
+    let gen = 40;
+    const refuseOr = <T>(what: string, write: () => T): Promise<T> => {
+      if (refusals > 0) {
+        refusals--;
+        trace.push(`refused ${what}`);
+        return Promise.reject(new Error('PostgreSQL is away'));
+      }
+      trace.push(`write ${what}`);
+      return Promise.resolve(write());
+    };
     const repository = {
-      write: (_book: string, write: BookWrite) => {
-        if (refusals > 0) {
-          refusals--;
-          trace.push(`refused ${describeWrite(write)}`);
-          return Promise.reject(new Error('PostgreSQL is away'));
-        }
-        trace.push(`write ${describeWrite(write)}`);
-        return Promise.resolve();
-      },
+      write: (_book: string, write: BookWrite) => refuseOr(describeWrite(write), () => ++gen),
+      writePublished: (_book: string, at: number, record: PublishedWrite) =>
+        refuseOr(describePublished(record), () => void published.push({ gen: at, published: record })),
       writeHealth: () => Promise.resolve(),
       topPosition: () => Promise.resolve(0),
     } as unknown as BookRepository;
@@ -98,6 +110,29 @@ describe('BookOutbox', () => {
       'write positions 8@2',
     ]);
     expect(trace[0]).toBe('refused rows 7');
+    expect(published.map((record) => record.gen)).toEqual([41, 42]);
+  });
+
+  it('records each publication under the generation its rows were stored with, with what went out', async () => {
+    outbox.start();
+    outbox.send({
+      catalog: [{ matches: [] }],
+      frames: [{ sportId: 29, matchId: 7, frame: '{}' }],
+      write: NO_ROWS,
+      catalogOnly: [9],
+      withRemovals: [7, 8],
+    });
+    await waitFor(() => published.length === 1, { timeoutMs: 2000, what: 'the record' });
+    expect(published).toEqual([
+      {
+        gen: 41,
+        published: {
+          positions: [{ matchId: 7, seq: 1, prevSeq: null }],
+          catalogMatches: [9],
+          withRemovals: [7],
+        },
+      },
+    ]);
   });
 
   it('drops the writes still queued when started again after a stop: another ingest may have led meanwhile', async () => {

@@ -2,28 +2,28 @@ import type { Logger } from '@nestjs/common';
 import { backoffDelay } from '@app/clock';
 import { type ChangeLog, DynamicSubjects, type NatsEventClient } from '@app/messaging';
 import type { CatalogMessage, FeedHealthMessage } from '../book/book-messages';
-import type { BookRepository, BookWrite } from '../book/book.repository';
+import type { BookRepository } from '../book/book.repository';
 import { BookChangePublisher } from './book-change-publisher';
 import type { BookPublication } from './book-publication';
 import { describeError } from './describe-error';
 
 const encoder = new TextEncoder();
 
-const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
-
 /**
  * Everything one book's ingest sends out, in the order its IngestBook
  * changed: each publication is persisted, then published (catalog first,
- * then the match frames once the change log gave them their positions,
- * which are stored behind them), and the feed's health is published after
- * every poll and, with a stored copy, once a second. Writes queue in order
- * and are retried with backoff while PostgreSQL is away; the stream does
- * not wait for them.
+ * then the match frames once the change log gave them their positions),
+ * then what went out is recorded behind it (positions, and the write's
+ * generation as published), so a new term can tell a change stored but
+ * never published and announce it again. The feed's health is published
+ * after every poll and, with a stored copy, once a second. Writes queue in
+ * order and are retried with backoff while PostgreSQL is away; the stream
+ * does not wait for them.
  */
 export class BookOutbox {
   /** Persist-then-publish steps, chained so they leave in the order the book changed. */
   private chain: Promise<void> = Promise.resolve();
-  private readonly unpersisted: { readonly write: BookWrite; readonly written: () => void }[] = [];
+  private readonly unpersisted: { readonly write: () => Promise<void>; readonly written: () => void }[] = [];
   private writeFailures = 0;
   /** Grows with every start: a write still in flight from an earlier term leaves the queue alone. */
   private term = 0;
@@ -98,13 +98,28 @@ export class BookOutbox {
    * write is queued at once, so PostgreSQL keeps up while NATS is away.
    */
   send(publication: BookPublication): void {
-    const persisted = this.persist(publication.write);
+    // Set once the rows are stored: writes run in order, so before the record of their publication.
+    let gen = 0;
+    const persisted = this.persist(async () => {
+      gen = await this.repository.write(this.book, publication.write);
+    });
     this.chain = this.chain.then(async () => {
       await persisted;
-      for (const message of publication.catalog) this.publishCatalog(message);
+      let catalogOut = true;
+      for (const message of publication.catalog) catalogOut = this.publishCatalog(message) && catalogOut;
       const positions = await this.publisher.publish(publication.frames);
+      const catalogOnly = catalogOut ? publication.catalogOnly : [];
+      if (positions.length === 0 && catalogOnly.length === 0) return;
+      const published = new Set([...positions.map((p) => p.matchId), ...catalogOnly]);
+      const withRemovals = publication.withRemovals.filter((id) => published.has(id));
       // Awaited, so a stop waits for it: the next ingest chains prev_seq from the stored positions.
-      if (positions.length > 0) await this.persist({ ...NO_ROWS, positions });
+      await this.persist(() =>
+        this.repository.writePublished(this.book, gen, {
+          positions,
+          catalogMatches: catalogOnly,
+          withRemovals,
+        }),
+      );
     });
   }
 
@@ -137,7 +152,7 @@ export class BookOutbox {
    * are written by a retry with backoff, so the stream keeps flowing without
    * waiting on it; the backlog is written once it is back.
    */
-  private persist(write: BookWrite): Promise<void> {
+  private persist(write: () => Promise<void>): Promise<void> {
     return new Promise((written) => {
       this.unpersisted.push({ write, written });
       if (this.writeFailures > 0) written();
@@ -150,7 +165,7 @@ export class BookOutbox {
     while (this.unpersisted.length > 0) {
       const next = this.unpersisted[0];
       try {
-        await this.repository.write(this.book, next.write);
+        await next.write();
         if (term !== this.term) return;
         this.unpersisted.shift();
         this.writeFailures = 0;
@@ -172,8 +187,10 @@ export class BookOutbox {
     }
   }
 
-  private publishCatalog(message: CatalogMessage): void {
-    if (!this.mayPublish()) return;
+  /** False when the message was held back: this process may no longer hold the lease. */
+  private publishCatalog(message: CatalogMessage): boolean {
+    if (!this.mayPublish()) return false;
     this.events.emitFrame(DynamicSubjects.oddsCatalog(this.book), encoder.encode(JSON.stringify(message)));
+    return true;
   }
 }

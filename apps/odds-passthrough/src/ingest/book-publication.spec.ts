@@ -68,6 +68,19 @@ describe('buildPublication', () => {
     expect(publication?.catalog).toEqual([]);
     expect(publication?.write.markets.map((m) => m.marketKey)).toEqual(['s;0;m']);
     expect(publication?.write.removedMarkets).toEqual([{ matchId: 1601234567, marketKey: 's;0;ou;2.5@2.5' }]);
+    expect(publication?.withRemovals).toEqual([1601234567]);
+    expect(publication?.catalogOnly).toEqual([]);
+  });
+
+  it('names the matches told by the catalog alone, so their publication can be recorded', () => {
+    const state = loaded();
+    const load = { leagues: [{ id: 1980, name: 'EPL' }], matchups: [aMatchup()], markets: [aMoneyline()] };
+    state.applyFull(29, load, NOW);
+    const renamed = { ...load, leagues: [{ id: 1980, name: 'England - Premier League' }] };
+    const publication = buildPublication(state, state.applyFull(29, renamed, NOW + 1000));
+    expect(publication?.frames).toEqual([]);
+    expect(publication?.catalogOnly).toEqual([1601234567]);
+    expect(publication?.withRemovals).toEqual([]);
   });
 
   it('announces a withdrawn matchup in the catalog before its last frame, and deletes its rows', () => {
@@ -83,5 +96,6 @@ describe('buildPublication', () => {
     );
     expect(publication?.write.removedMatches).toEqual([1601234567]);
     expect(publication?.write.markets).toEqual([]);
+    expect(publication?.withRemovals).toEqual([1601234567]);
   });
 });

@@ -9,6 +9,10 @@ export interface BookPublication {
   readonly catalog: readonly CatalogMessage[];
   readonly frames: readonly { readonly sportId: number; readonly matchId: number; readonly frame: string }[];
   readonly write: BookWrite;
+  /** Matches whose change is told by the catalog alone, with no frame. */
+  readonly catalogOnly: readonly number[];
+  /** Matches this publication removes, or removes markets of. */
+  readonly withRemovals: readonly number[];
 }
 
 /** Most matches per catalog message, well under NATS's default 1 MB payload limit. */
@@ -40,7 +44,10 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
   const markets: StoredMarket[] = [];
   const removedMarkets: { matchId: number; marketKey: string }[] = [];
   const frames: BookPublication['frames'][number][] = [];
+  const withRemovals: number[] = [];
   for (const change of diff.changes) {
+    if (removedSet.has(change.matchId) || change.removedMarketKeys.length > 0)
+      withRemovals.push(change.matchId);
     frames.push({
       sportId: change.sportId,
       matchId: change.matchId,
@@ -75,9 +82,12 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
     catalog.push({ matches: changedMatches.slice(start, start + CATALOG_CHUNK) });
   }
 
+  const framed = new Set(frames.map((frame) => frame.matchId));
   return {
     catalog,
     frames,
+    catalogOnly: changedMatches.filter((match) => !framed.has(match.id)).map((match) => match.id),
+    withRemovals,
     write: {
       sports,
       leagues,

@@ -17,7 +17,10 @@ export interface SeedOptions {
  * Where one book's ingest starts from: its IngestBook seeded with the stored
  * matches, markets, versions and selections, so a restarted ingest keeps
  * every market_key's version growing and does not announce again what has
- * not changed. Reading retries until PostgreSQL answers.
+ * not changed. A match whose newest stored change never went out (the last
+ * holder stopped in between) is seeded as unpublished, with its removals
+ * still to announce, so the first load tells it all again. Reading retries
+ * until PostgreSQL answers.
  */
 export class BookSeed {
   constructor(
@@ -40,14 +43,23 @@ export class BookSeed {
   private async read(recall: SeedOptions['recall']): Promise<IngestBook> {
     const stored = await this.repository.load(this.book, this.pollMs);
     const markets = new Map<number, SeedMatch['markets'][number][]>();
+    const unpublished = new Set<number>();
+    for (const { info, unpublished: untold, removed } of stored.matches)
+      if (untold || removed) unpublished.add(info.id);
     for (const market of stored.markets) {
       const list = markets.get(market.matchId) ?? [];
-      list.push({ marketKey: market.marketKey, version: market.version, selections: market.selections });
+      // Without selections, a market is announced again (with a greater version) however it reads.
+      const told = market.selections.length > 0 && !unpublished.has(market.matchId);
+      list.push({
+        marketKey: market.marketKey,
+        version: market.version,
+        selections: told ? market.selections : undefined,
+      });
       markets.set(market.matchId, list);
     }
     const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
       if (position) recall(info.id, position.seq);
-      return { match: info, ts, markets: markets.get(info.id) ?? [] };
+      return { match: info, ts, markets: markets.get(info.id) ?? [], unpublished: unpublished.has(info.id) };
     });
     return new IngestBook(this.book, seed);
   }

@@ -53,6 +53,12 @@ export interface SeedMatch {
   readonly match: PublicMatch;
   readonly ts: number;
   readonly markets: readonly SeedMarket[];
+  /**
+   * Its last stored change may never have reached clients: the match object
+   * is announced again when next listed (with a greater version), as every
+   * market stored without selections is.
+   */
+  readonly unpublished?: boolean;
 }
 
 export interface FullLoad {

@@ -34,6 +34,8 @@ export interface HeldMatch {
   /** Undefined for a match only known from the seed, until the book lists it again. */
   matchup: UpstreamMatchup | undefined;
   published: PublicMatch | undefined;
+  /** Seeded from a store that may not have told clients `published`: announce it even if unchanged. */
+  reannounce: boolean;
   ts: number;
   /** By the book's own key. */
   readonly markets: Map<string, HeldMarket>;
@@ -76,6 +78,7 @@ export function newHeldMatch(id: number, sportId: number): HeldMatch {
     sportId,
     matchup: undefined,
     published: undefined,
+    reannounce: false,
     ts: 0,
     markets: new Map(),
     byKey: new Map(),

@@ -593,6 +593,45 @@ describe('IngestBook: restarts', () => {
     expect(changeOf(diff).removedMarketKeys).toEqual(['s;0;m']);
   });
 
+  it('a restart seeded with an unpublished match announces it again, every market with a greater version', () => {
+    const before = labelled();
+    full(before, [aMoneyline(), aTotal()], T0);
+    const stored = persisted(before).map((match) => ({
+      ...match,
+      unpublished: true,
+      markets: match.markets.map(({ marketKey, version }) => ({ marketKey, version })),
+    }));
+    const after = new IngestBook('book', stored);
+    after.applyLabels(SOCCER, LABELS, T0 - 50_000);
+    const diff = full(after, [aMoneyline(), aTotal()], T0 - 50_000);
+    expect(diff.matches.map((match) => [match.id, match.version])).toEqual([[MATCH, T0 + 1]]);
+    const change = changeOf(diff);
+    expect(change.selections).toHaveLength(before.matchOdds(MATCH, T0)!.selections.length);
+    expect(change.selections.every((s) => s.version === T0 + 1)).toBe(true);
+    expect(change.removedMarketKeys).toEqual([]);
+
+    const again = full(after, [aMoneyline(), aTotal()], T0 - 49_000);
+    expect(again.matches).toEqual([]);
+    expect(again.changes).toEqual([]);
+  });
+
+  it('a market stored removed but not yet announced is withdrawn by the next full load', () => {
+    const before = labelled();
+    full(before, [aMoneyline(), aTotal()], T0);
+    const [match] = persisted(before);
+    const stored = [
+      {
+        ...match,
+        unpublished: true,
+        markets: [...match.markets, { marketKey: 's;0;ou;9.5', version: T0 - 5 }],
+      },
+    ];
+    const after = new IngestBook('book', stored);
+    after.applyLabels(SOCCER, LABELS, T0 + 1);
+    const change = changeOf(full(after, [aMoneyline(), aTotal()], T0 + 1));
+    expect(change.removedMarketKeys).toEqual(['s;0;ou;9.5']);
+  });
+
   it('without persisted state a later process still issues greater versions', () => {
     const before = labelled();
     full(before, [aMoneyline()], T0);

@@ -67,6 +67,7 @@ export class IngestBook {
     for (const s of matches) {
       const held = this.held.get(s.match.id) ?? this.held.add(s.match.id, s.match.sport_id);
       held.published = s.match;
+      held.reannounce ||= s.unpublished === true;
       held.ts = Math.max(held.ts, s.ts);
       for (const m of s.markets) {
         held.versions.set(m.marketKey, Math.max(held.versions.get(m.marketKey) ?? 0, m.version));
@@ -411,7 +412,8 @@ export class IngestBook {
       matchup,
       this.catalog.leagueName(held.sportId, matchup.league_id),
     );
-    if (held.published && sameMatchFields(held.published, fields)) return;
+    if (held.published && !held.reannounce && sameMatchFields(held.published, fields)) return;
+    held.reannounce = false;
     held.published = publicMatch(fields, nextVersion(held.published?.version, now));
     diff.matches.push(held.published);
   }

@@ -19,8 +19,8 @@ export interface HeldMarket {
   /** What clients were last told; undefined until first published. */
   published: ResolvedMarket | undefined;
   locked: boolean;
+  /** The version of what clients were last told; its selections are rebuilt from `published` when asked. */
   version: number;
-  selections: Selection[];
   seenGen: number;
   /** Set once withdrawn, so a stale entry of `HeldMatch.listed` is never matched. */
   removed: boolean;
@@ -101,7 +101,6 @@ export function newHeldMarket(match: HeldMatch, wire: UpstreamMarket): HeldMarke
     bookVersion: wire.version,
     locked: true,
     version: 0,
-    selections: [],
     seenGen: 0,
     removed: false,
     published: undefined,

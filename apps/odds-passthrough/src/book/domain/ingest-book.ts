@@ -23,7 +23,7 @@ import { HeldMatches } from './held-matches';
 import { IngestCatalog } from './ingest-catalog';
 import { MarketCutoffs } from './market-cutoffs';
 import { marketKeyOf } from './market-key';
-import { publishResolved } from './market-publication';
+import { publishResolved, selectionsOf } from './market-publication';
 import { resolveMarket } from './market-resolution';
 import { PendingMarkets } from './pending-markets';
 import {
@@ -111,7 +111,7 @@ export class IngestBook {
     if (held?.matchup === undefined) return undefined;
     const selections: Selection[] = [];
     for (const market of held.byKey.values()) {
-      for (const s of selectionsAt(market.selections, now)) selections.push(s);
+      for (const s of selectionsAt(selectionsOf(market), now)) selections.push(s);
     }
     return { match_id: held.id, sport_id: held.sportId, ts: held.ts, selections };
   }

@@ -35,7 +35,6 @@ export function publishResolved(
       if (seed.selections && sameAsSeed(resolved, locked, seed.selections)) {
         unchanged = true;
         market.version = seed.version;
-        market.selections = seed.selections.slice();
       }
     }
   }
@@ -45,9 +44,16 @@ export function publishResolved(
   if (unchanged) return;
   market.version = nextVersion(held.versions.get(key), now);
   held.versions.set(key, market.version);
-  market.selections = toSelections(resolved, locked, market.version);
   p.removedKeys.delete(key);
-  for (const s of market.selections) p.selections.push(s);
+  for (const s of toSelections(resolved, locked, market.version)) p.selections.push(s);
+}
+
+/**
+ * The selections a published market was last announced with. Built on
+ * demand: the ingest keeps one resolution per market, not its selections too.
+ */
+export function selectionsOf(market: HeldMarket): Selection[] {
+  return market.published ? toSelections(market.published, market.locked, market.version) : [];
 }
 
 function sameAsSeed(resolved: ResolvedMarket, locked: boolean, seed: readonly Selection[]): boolean {

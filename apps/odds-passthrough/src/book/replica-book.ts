@@ -5,6 +5,7 @@ import type { StoredBook } from './book.repository';
 import { isFeedHealthy } from './domain/feed-health';
 import type { BookChange, MatchOdds } from './domain/match-odds';
 import { groupByMarket, type Selection } from './domain/selection';
+import { SharedStrings } from './shared-strings';
 
 interface MarketEntry {
   readonly version: number;
@@ -50,6 +51,7 @@ export class ReplicaBook {
   private readonly matchMap = new Map<number, MatchEntry>();
   private health?: FeedHealthMessage;
   private newest = 0;
+  private readonly strings = new SharedStrings();
 
   constructor(readonly book: string) {}
 
@@ -181,7 +183,7 @@ export class ReplicaBook {
         continue;
       }
       if (!held) entry.keyOrder = undefined;
-      entry.markets.set(key, marketEntry(selections));
+      entry.markets.set(key, marketEntry(this.strings.shareMarket(key, selections)));
       applied.push(...selections);
     }
     const removed: string[] = [];
@@ -251,7 +253,10 @@ export class ReplicaBook {
     for (const market of stored.markets) {
       const entry = this.matchMap.get(market.matchId);
       if (entry && market.selections.length > 0)
-        entry.markets.set(market.marketKey, marketEntry(market.selections));
+        entry.markets.set(
+          market.marketKey,
+          marketEntry(this.strings.shareMarket(market.marketKey, market.selections)),
+        );
     }
     return diff ? this.diffFrom(previous) : [];
   }

@@ -12,13 +12,14 @@ interface Heard {
 }
 
 /** One process's messaging: its link, its event server with one handler, its client. */
-async function startProcess(name: string, prefix: string, pattern: string) {
+async function startProcess(name: string, prefix: string, pattern: string, handlerMs = 0) {
   const link = new NatsLink({ servers: [NATS_URL], name, subjectPrefix: prefix });
   const heard: Heard[] = [];
   const server = new NatsEventServer(link);
   server.addHandler(
     pattern,
     (data: Uint8Array, context: NatsContext) => {
+      for (const started = performance.now(); performance.now() - started < handlerMs;);
       heard.push({
         subject: context.getSubject(),
         body: Buffer.from(data).toString(),
@@ -99,5 +100,27 @@ describe('events a process publishes itself', () => {
     await waitFor(() => other.heard.length === 1, { timeoutMs: 5000, what: 'the later frame' });
     expect(other.heard.map((heard) => heard.body)).toEqual(['{"n":2}']);
     expect(own.heard.map((heard) => heard.body)).toEqual(['{"n":2}']);
+  });
+
+  it('hand a burst to its own handlers a message per turn of the event loop, so timers run in between', async () => {
+    // 30 messages whose handling takes 40 ms each: 1.2 s of work, longer than the ingest lease's fence.
+    const own = await startProcess('own', prefix, 'odds.book.match.>', 40);
+    processes = [own];
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    try {
+      for (let n = 0; n < 30; n++) own.client.emitFrame(`odds.book.match.29.${n}`, Buffer.from(`{"n":${n}}`));
+      await waitFor(() => own.heard.length === 30, { timeoutMs: 10_000, what: 'all 30 handled' });
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(own.heard.map((heard) => heard.body)).toEqual(Array.from({ length: 30 }, (_, n) => `{"n":${n}}`));
+    // One message's handling, with room for a busy machine; all of them at once took over 1.2 s.
+    expect(longestGap).toBeLessThan(600);
   });
 });

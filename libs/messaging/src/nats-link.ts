@@ -10,6 +10,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { BackoffPolicy } from '@app/clock';
+import { LocalDeliveries } from './local-deliveries';
 import { ReconnectSchedule } from './reconnect-schedule';
 import { qualifySubject } from './subject-prefix';
 
@@ -72,6 +73,7 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly subscribedListeners = new Set<() => void>();
   private readonly connectedWaiters = new Set<() => void>();
   private readonly localListeners = new Set<LocalListener>();
+  private readonly localDeliveries = new LocalDeliveries();
   private connection?: NatsConnection;
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
   private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();
@@ -126,7 +128,7 @@ export class NatsLink implements OnApplicationShutdown {
     if (this.localListeners.size > 0) {
       // The server does not echo this connection's messages back (`noEcho`): this process's own
       // subscribers get them here, after the caller's synchronous work, as they would from NATS.
-      queueMicrotask(() => {
+      this.localDeliveries.push(() => {
         for (const listener of this.localListeners) listener(subject, qualified, data, meta);
       });
     }

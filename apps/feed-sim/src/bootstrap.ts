@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import { PinoNestLogger } from '@app/observability';
 import { AppModule } from './app.module';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
@@ -16,6 +16,6 @@ export function configureFeedSimApp(app: INestApplication): INestApplication {
 
 export async function createFeedSimApp(): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   return configureFeedSimApp(app);
 }

@@ -29,4 +29,14 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(bug, word, logger)).toEqual({ status: 500, message: 'internal server error' });
     expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('TypeError: cannot read x'));
   });
+
+  it("names the request's id on the log line of a 500 or 503 when there is one", () => {
+    toErrorResponse(new TypeError('boom'), word, logger, 'req-7');
+    const [[line]] = logger.error.mock.calls as [[{ reqId: string; msg: string }]];
+    expect(line.reqId).toBe('req-7');
+    expect(line.msg).toContain('TypeError: boom');
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    toErrorResponse(refused, word, logger, 'req-8');
+    expect(logger.warn).toHaveBeenCalledWith({ reqId: 'req-8', msg: 'Answered 503: connect ECONNREFUSED' });
+  });
 });

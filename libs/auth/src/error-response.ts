@@ -12,13 +12,16 @@ export interface ErrorResponse {
  * What both apps' exception filters send, before each puts the message in
  * its own field: auth outcomes in the app's wording, HTTP errors with any key
  * redacted, PostgreSQL out of reach as 503 (the client may retry; nothing it
- * sent was wrong), anything else as a logged 500.
+ * sent was wrong), anything else as a logged 500. The log line carries the
+ * request's id when there is one, as the request's own line does.
  */
 export function toErrorResponse(
   exception: unknown,
   wordAuthFailure: (failure: AuthFailure) => string,
   logger: LoggerService,
+  requestId?: string,
 ): ErrorResponse {
+  const line = (msg: string) => (requestId === undefined ? msg : { reqId: requestId, msg });
   if (exception instanceof AuthError) {
     return { status: exception.status, message: wordAuthFailure(exception.failure) };
   }
@@ -27,12 +30,12 @@ export function toErrorResponse(
   }
   if (isDatabaseUnavailable(exception)) {
     logger.warn(
-      redactKeys(`Answered 503: ${exception instanceof Error ? exception.message : String(exception)}`),
+      line(redactKeys(`Answered 503: ${exception instanceof Error ? exception.message : String(exception)}`)),
     );
     return { status: HttpStatus.SERVICE_UNAVAILABLE, message: DATABASE_UNAVAILABLE };
   }
   logger.error(
-    redactKeys(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)),
+    line(redactKeys(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception))),
   );
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'internal server error' };
 }

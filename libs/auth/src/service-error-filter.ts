@@ -26,8 +26,9 @@ export function serviceErrorFilter(shape: ErrorShape): Type<ExceptionFilter> {
     catch(exception: unknown, host: ArgumentsHost): void {
       const http = host.switchToHttp();
       const response = http.getResponse<Response>();
-      const answer = methodNotAllowed(exception, http.getRequest<Request | undefined>(), response);
-      const { status, message } = toErrorResponse(answer, shape.wordAuthFailure, this.logger);
+      const request = http.getRequest<(Request & { id?: string }) | undefined>();
+      const answer = methodNotAllowed(exception, request, response);
+      const { status, message } = toErrorResponse(answer, shape.wordAuthFailure, this.logger, request?.id);
       response.status(status).json({ [shape.field]: message });
     }
   }

@@ -1,8 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
-import { httpMetricsMiddleware, Metrics, ROOT_LOGGER, requestLogger } from '@app/observability';
+import {
+  httpMetricsMiddleware,
+  Metrics,
+  PinoNestLogger,
+  ROOT_LOGGER,
+  requestLogger,
+} from '@app/observability';
 import { installConditionalGet } from './conditional-get';
 import { type HttpEdgeOptions, installHttpEdge } from './http-edge';
 
@@ -14,7 +19,7 @@ export async function createHttpApp(
   module: Parameters<typeof NestFactory.create>[0],
 ): Promise<INestApplication> {
   const app = await NestFactory.create(module, { bufferLogs: true, bodyParser: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   return app;
 }
 

@@ -7,3 +7,4 @@ export * from './close-on-signal';
 export * from './upstream-monitor';
 export * from './redact';
 export * from './operations-endpoint';
+export * from './pino-nest-logger';

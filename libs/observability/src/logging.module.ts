@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
-import { LoggerModule } from 'nestjs-pino';
 import pino, { type Logger as PinoInstance } from 'pino';
+import { PinoNestLogger } from './pino-nest-logger';
 import { redactKeys } from './redact';
 
 /** Probes and scrapes are never logged: they would drown everything else. */
@@ -29,13 +29,12 @@ export function isQuietPath(url: string | undefined): boolean {
 /** The process's one pino logger; the Nest logger and the request log both write through it. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
-type LoggedRequest = Request & { id?: string; log?: PinoInstance };
+type LoggedRequest = Request & { id?: string };
 
 /**
  * One line per request, written when the response is finished: request id,
  * method, URL without key values, status and duration. Headers are never
- * logged, so no key header can leak. `req.log` carries the request id for
- * whatever the request's handlers log (nestjs-pino binds it per request).
+ * logged, so no key header can leak.
  *
  * This replaces pino-http, whose per-request machinery cost a third of the
  * REST throughput in the REST workload of `npm run bench`.
@@ -44,7 +43,6 @@ export function requestLogger(root: PinoInstance) {
   return (req: LoggedRequest, res: Response, next: NextFunction): void => {
     const id = requestId(req, res);
     req.id = id;
-    req.log = root.child({ reqId: id });
     if (isQuietPath(req.url)) return next();
     const started = performance.now();
     res.once('finish', () => {
@@ -62,9 +60,9 @@ export function requestLogger(root: PinoInstance) {
 }
 
 /**
- * JSON logs through pino, with nestjs-pino as the Nest logger. The request
- * middleware (`requestLogger`) is installed by the app's bootstrap before its
- * routes, so unmatched paths are logged too.
+ * JSON logs through pino, also for Nest's own logger (`PinoNestLogger`). The
+ * request middleware (`requestLogger`) is installed by the app's bootstrap
+ * before its routes, so unmatched paths are logged too.
  */
 @Module({})
 export class LoggingModule {
@@ -75,18 +73,16 @@ export class LoggingModule {
       useFactory: (config: ConfigService<{ LOG_LEVEL: string }, true>): PinoInstance =>
         pino({ level: config.get('LOG_LEVEL', { infer: true }) }),
     };
+    const nestLoggerProvider = {
+      provide: PinoNestLogger,
+      inject: [ROOT_LOGGER],
+      useFactory: (root: PinoInstance) => new PinoNestLogger(root),
+    };
     return {
       module: LoggingModule,
       global: true,
-      imports: [
-        LoggerModule.forRootAsync({
-          providers: [rootProvider],
-          inject: [ROOT_LOGGER],
-          useFactory: (logger: PinoInstance) => ({ pinoHttp: { logger }, useExisting: true }),
-        }),
-      ],
-      providers: [rootProvider],
-      exports: [ROOT_LOGGER],
+      providers: [rootProvider, nestLoggerProvider],
+      exports: [ROOT_LOGGER, PinoNestLogger],
     };
   }
 }

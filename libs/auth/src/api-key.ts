@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'sk_';
 /** 32 random bytes, base64url: 43 characters after the prefix. */
@@ -10,9 +10,13 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(API_KEY_RANDOM_BYTES).toString('base64url');
 }
 
-/** The only form in which a key is stored or compared: SHA-256 of the whole key, hex. */
+/**
+ * The only form in which a key is stored or compared: SHA-256 of the whole
+ * key (UTF-8), hex. Every authenticated request hashes its key: the one-shot
+ * `hash` costs a third of a `Hash` object's update and digest.
+ */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function hasApiKeyShape(key: string): boolean {

@@ -35,9 +35,14 @@ describe('isQuietPath', () => {
 });
 
 describe('requestLogger', () => {
-  function run(url: string, status: number, headers: Record<string, string> = {}): Record<string, unknown>[] {
+  function run(
+    url: string,
+    status: number,
+    headers: Record<string, string> = {},
+    level = 'info',
+  ): Record<string, unknown>[] {
     const lines: string[] = [];
-    const root = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const root = pino({ level }, { write: (line: string) => lines.push(line) });
     const res = Object.assign(new EventEmitter(), { statusCode: status, setHeader: () => undefined });
     const req = { url, originalUrl: url, method: 'GET', headers };
     requestLogger(root)(req as never, res as never, () => undefined);
@@ -59,5 +64,10 @@ describe('requestLogger', () => {
   it('logs server errors at error level and skips probes', () => {
     expect(run('/v1/matches', 503)[0]).toMatchObject({ level: 50, msg: 'request failed' });
     expect(run('/v1/health/ready', 200)).toEqual([]);
+  });
+
+  it('writes below info only the failures', () => {
+    expect(run('/v1/matches', 200, {}, 'warn')).toEqual([]);
+    expect(run('/v1/matches', 500, {}, 'warn')[0]).toMatchObject({ level: 50, req: { url: '/v1/matches' } });
   });
 });

@@ -46,13 +46,16 @@ export function requestLogger(root: PinoInstance) {
     if (isQuietPath(req.url)) return next();
     const started = performance.now();
     res.once('finish', () => {
+      const failed = res.statusCode >= 500;
+      // Built only when written: at LOG_LEVEL=warn most requests write nothing.
+      if (!root.isLevelEnabled(failed ? 'error' : 'info')) return;
       const entry = {
         reqId: id,
         req: { id, method: req.method, url: redactKeys(req.originalUrl ?? req.url) },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(performance.now() - started),
       };
-      if (res.statusCode >= 500) root.error(entry, 'request failed');
+      if (failed) root.error(entry, 'request failed');
       else root.info(entry, 'request completed');
     });
     next();

@@ -9,7 +9,7 @@ import { ReadCache } from './read-cache';
  * How long a list answer may be served from memory when a change
  * notification was lost; normally the ingest's NATS notice drops it first.
  */
-const MAX_AGE_MS = 2000;
+export const MAX_AGE_MS = 2000;
 const MAX_ENTRIES = 5000;
 /** List answers kept to serve through a PostgreSQL outage (pages of up to 100 matches). */
 const LAST_KNOWN_ENTRIES = 2000;
@@ -29,6 +29,11 @@ export interface JsonAnswer<T> {
 export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   private readonly cache = new ReadCache(MAX_AGE_MS, MAX_ENTRIES);
   private readonly lastKnown = new LastKnown<unknown>(LAST_KNOWN_ENTRIES);
+  /** When each prepared answer was loaded, and in which generation of the cache. */
+  private readonly loads = new WeakMap<
+    PreparedJson,
+    { readonly loadedAt: number; readonly generation: number }
+  >();
   private unsubscribe?: () => void;
 
   constructor(
@@ -57,8 +62,24 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   /** Like `get`, keeping the answer serialised and tagged too, so a hit costs no JSON or hashing work. */
   json<T>(key: string, load: () => Promise<T>): Promise<JsonAnswer<T>> {
     return this.get(key, async () => {
+      const started = { loadedAt: this.clock.now(), generation: this.cache.currentGeneration };
       const value = await load();
-      return { value, json: new PreparedJson(JSON.stringify(value)) };
+      const json = new PreparedJson(JSON.stringify(value));
+      this.loads.set(json, started);
+      return { value, json };
     });
+  }
+
+  /**
+   * Whether `json` is an answer this cache would still hand out: loaded here
+   * in the current generation (no change notice since it started) and younger
+   * than the cache's age limit. An answer the PostgreSQL-outage fallback
+   * serves is older than that, so it is never fresh.
+   */
+  isFresh(json: PreparedJson): boolean {
+    const load = this.loads.get(json);
+    if (load === undefined || load.generation !== this.cache.currentGeneration) return false;
+    const age = this.clock.now() - load.loadedAt;
+    return age >= 0 && age < MAX_AGE_MS;
   }
 }

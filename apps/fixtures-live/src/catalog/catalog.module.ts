@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AnswerReplay } from './answer-replay';
+import { AnswerReplayInterceptor } from './answer-replay.interceptor';
+import { AnswerReplayMiddleware } from './answer-replay.middleware';
 import { CatalogChangesController } from './catalog-changes.controller';
 import { CatalogReadCache } from './catalog-read-cache';
 import { LeaguesController } from './leagues.controller';
@@ -10,7 +13,15 @@ import { SportsService } from './sports.service';
 
 @Module({
   controllers: [SportsController, LeaguesController, MatchesController, CatalogChangesController],
-  providers: [SportsService, LeaguesService, MatchesService, CatalogReadCache],
-  exports: [LeaguesService, MatchesService, CatalogReadCache],
+  providers: [
+    SportsService,
+    LeaguesService,
+    MatchesService,
+    CatalogReadCache,
+    { provide: AnswerReplay, useFactory: () => new AnswerReplay() },
+    AnswerReplayInterceptor,
+    AnswerReplayMiddleware,
+  ],
+  exports: [LeaguesService, MatchesService, CatalogReadCache, AnswerReplayMiddleware],
 })
 export class CatalogModule {}

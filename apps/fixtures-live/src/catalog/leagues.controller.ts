@@ -1,8 +1,9 @@
-import { Controller, Get, Header, Query } from '@nestjs/common';
+import { Controller, Get, Header, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { PreparedJson } from '@app/http-edge';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, resolvePage } from '../common/pagination';
+import { AnswerReplayInterceptor } from './answer-replay.interceptor';
 import { LeaguePageDto } from './league.dto';
 import { SportPageQueryDto } from './leagues.query.dto';
 import { LeaguesService } from './leagues.service';
@@ -18,6 +19,7 @@ export class LeaguesController {
   @ApiOperation({ summary: "A sport's leagues, by id" })
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @UseInterceptors(AnswerReplayInterceptor)
   list(
     @Query() query: SportPageQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -29,6 +31,7 @@ export class LeaguesController {
   @ApiOperation({ summary: 'Leagues with at least one NOT_STARTED, STARTED or CLOSE_OF_PLAY match, by id' })
   @ApiOkResponse({ type: LeaguePageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @UseInterceptors(AnswerReplayInterceptor)
   active(
     @Query() query: SportPageQueryDto,
     @CurrentPrincipal() principal: Principal,

@@ -1,9 +1,10 @@
-import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { PreparedJson } from '@app/http-edge';
 import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, type PageRequest, resolvePage } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
+import { AnswerReplayInterceptor } from './answer-replay.interceptor';
 import { LeaguesService } from './leagues.service';
 import { visibleMatchOr404 } from './match-access';
 import { MatchPathDto } from './match-path.dto';
@@ -28,6 +29,7 @@ export class MatchesController {
   @ApiOperation({ summary: "A league's matches by start time, then id" })
   @ApiOkResponse({ type: MatchPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @UseInterceptors(AnswerReplayInterceptor)
   async list(
     @Query() query: MatchListQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -45,6 +47,7 @@ export class MatchesController {
   @ApiOperation({ summary: "A league's NOT_STARTED, STARTED and CLOSE_OF_PLAY matches" })
   @ApiOkResponse({ type: MatchPageDto })
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @UseInterceptors(AnswerReplayInterceptor)
   async active(
     @Query() query: LeaguePageQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -59,6 +62,7 @@ export class MatchesController {
   })
   @ApiOkResponse({ type: [MatchDto] })
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @UseInterceptors(AnswerReplayInterceptor)
   async live(
     @Query() query: LiveMatchesQueryDto,
     @CurrentPrincipal() principal: Principal,

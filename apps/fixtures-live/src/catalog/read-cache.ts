@@ -34,6 +34,11 @@ export class ReadCache {
     this.entries.clear();
   }
 
+  /** Grows by one at every `clear`: a load started in an older generation is stale. */
+  get currentGeneration(): number {
+    return this.generation;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -1,0 +1,48 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Observable, tap } from 'rxjs';
+import type { PrincipalHolder } from '@app/auth';
+import { PreparedJson } from '@app/http-edge';
+import { AnswerReplay } from './answer-replay';
+import { CatalogReadCache } from './catalog-read-cache';
+
+/**
+ * Records, on the catalog list routes it decorates, each fresh cached page
+ * the full pipeline answered (guard, pipe, handler), for
+ * `AnswerReplayMiddleware` to give again to the same key for the same target.
+ * A request that names its key in the query is not recorded: the target
+ * would hold the key.
+ */
+@Injectable()
+export class AnswerReplayInterceptor implements NestInterceptor {
+  constructor(
+    private readonly replay: AnswerReplay,
+    private readonly cache: CatalogReadCache,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request & PrincipalHolder>();
+    const response = http.getResponse<Response>();
+    return next.handle().pipe(
+      tap((result) => {
+        if (!(result instanceof PreparedJson) || !this.cache.isFresh(result)) return;
+        const contentType = response.getHeader('Content-Type');
+        if (
+          request.method !== 'GET' ||
+          request.principal === undefined ||
+          request.query.key !== undefined ||
+          response.statusCode !== 200 ||
+          typeof contentType !== 'string'
+        ) {
+          return;
+        }
+        this.replay.remember(request.originalUrl, request.principal, {
+          json: result,
+          contentType,
+          route: request.route,
+        });
+      }),
+    );
+  }
+}

@@ -43,7 +43,14 @@ export class AnswerReplayMiddleware implements NestMiddleware, OnModuleInit {
     const key = extractApiKey(request.headers, undefined);
     if (key === undefined) return next();
     this.auth.identify(key).then(
-      (principal) => this.answer(principal, request, response, next),
+      (principal) => {
+        try {
+          this.answer(principal, request, response, next);
+        } catch (error) {
+          next(error);
+        }
+      },
+      // The full pipeline answers a refused key, or PostgreSQL out of reach, as it always does.
       () => next(),
     );
   };
@@ -51,11 +58,8 @@ export class AnswerReplayMiddleware implements NestMiddleware, OnModuleInit {
   private answer(principal: Principal, request: Request, response: Response, next: NextFunction): void {
     const recorded = this.replay.find(request.originalUrl, principal);
     if (recorded === undefined || !this.cache.isFresh(recorded.json)) return next();
-    try {
-      if (this.rateLimits) applyRestRateLimit(this.rateLimits.admit(principal), response);
-    } catch (refusal) {
-      return next(refusal);
-    }
+    // Throws the 429 over the key's rate, which `use` hands to the app's exception filter.
+    if (this.rateLimits) applyRestRateLimit(this.rateLimits.admit(principal), response);
     (request as Request & { route: unknown }).route = recorded.route;
     this.replayed += 1;
     response.status(200).setHeader('Content-Type', recorded.contentType);

@@ -65,7 +65,10 @@ export class AuthService {
   }
 
   /** For a WebSocket upgrade, before it is accepted. */
-  authenticateUpgrade(request: IncomingMessage, requirement: AccessRequirement): Promise<Principal> {
+  authenticateUpgrade(
+    request: Pick<IncomingMessage, 'url' | 'headers'>,
+    requirement: AccessRequirement,
+  ): Promise<Principal> {
     return this.authenticate(extractApiKey(request.headers, queryKeyFromUrl(request.url)), requirement);
   }
 }

@@ -12,7 +12,7 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { closeGently, rawJsonAnswer, serveAsPlainRequest } from '@app/http-edge';
 import { redactKeys } from '@app/observability';
 import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
@@ -60,10 +60,17 @@ export interface HandshakeRejection {
   readonly body: unknown;
 }
 
+/**
+ * What a client's key is read from, at the handshake and again at every re-check. Only these two
+ * fields are kept per open socket: the whole handshake request (its stream state, raw headers,
+ * parser links) would cost each idle socket about 0.6 KiB of heap for nothing.
+ */
+export type HandshakeRequest = Pick<IncomingMessage, 'url' | 'headers'>;
+
 /** What an endpoint decides about its clients before and after the upgrade. */
 export interface StreamHandshake<P, M = unknown> {
-  /** Runs before the upgrade; resolves the client's principal or throws. */
-  authenticate(request: IncomingMessage): Promise<P>;
+  /** Runs before the upgrade, and again whenever keys change; resolves the client's principal or throws. */
+  authenticate(request: HandshakeRequest): Promise<P>;
   /** Renders a failed authentication as the app's HTTP error. */
   reject(error: unknown): HandshakeRejection;
   /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
@@ -124,7 +131,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   /** Each open client with the endpoint and handshake request its key is checked against again. */
   private readonly connections = new Map<
     StreamConnection<unknown, unknown>,
-    { endpoint: StreamEndpoint<unknown, unknown>; request: IncomingMessage }
+    { endpoint: StreamEndpoint<unknown, unknown>; request: HandshakeRequest }
   >();
   /** Sockets per key, counted from the moment a handshake passes until its TCP connection closes. */
   private readonly socketsPerKey = new Map<string, number>();
@@ -326,31 +333,46 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     if (endpoint.connectionLimit && !this.holdSocketForKey(endpoint.connectionLimit, principal, socket)) {
       return refuse(socket, endpoint.reject(new HttpException(CONNECTION_LIMIT_REACHED, 429)));
     }
+    const handshake: HandshakeRequest = { url: request.url, headers: request.headers };
+    this.wss.handleUpgrade(request, socket, head, (ws) =>
+      this.open(endpoint, principal, ws, handshake, heartbeatMs),
+    );
+  }
+
+  /**
+   * A method of its own, not a closure inside `handleUpgrade`: the closures a connection keeps for
+   * its life would otherwise share that function's scope, and with it the handshake request.
+   */
+  private open(
+    endpoint: StreamEndpoint<unknown, unknown>,
+    principal: unknown,
+    ws: WebSocket,
+    handshake: HandshakeRequest,
+    heartbeatMs: number | undefined,
+  ): void {
     const stats = this.stats.get(endpoint.path);
-    this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new StreamConnection(principal, ws, {
-        limits: endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
-        conflate: endpoint.conflate,
-        errorFrame: (message) => endpoint.errorFrame(message),
-        slow: {
-          onHeld: (_connection, bytes) => this.noteHeld(bytes),
-          onDropped: (_connection, reason) => {
-            if (stats) stats.closedSlow += 1;
-            this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);
-          },
+    const connection = new StreamConnection(principal, ws, {
+      limits: endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
+      conflate: endpoint.conflate,
+      errorFrame: (message) => endpoint.errorFrame(message),
+      slow: {
+        onHeld: (_connection, bytes) => this.noteHeld(bytes),
+        onDropped: (_connection, reason) => {
+          if (stats) stats.closedSlow += 1;
+          this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);
         },
-        stats,
-      });
-      this.connections.set(connection, { endpoint, request });
-      connection.onClose(() => this.connections.delete(connection));
-      if (heartbeatMs !== undefined) this.heartbeats.get(endpoint.path)?.add(connection, heartbeatMs);
-      try {
-        endpoint.accept(connection);
-      } catch (error) {
-        this.logger.error(`Accepting a ${endpoint.path} client failed: ${describe(error)}`);
-        connection.close(1011, 'internal error');
-      }
+      },
+      stats,
     });
+    this.connections.set(connection, { endpoint, request: handshake });
+    connection.onClose(() => this.connections.delete(connection));
+    if (heartbeatMs !== undefined) this.heartbeats.get(endpoint.path)?.add(connection, heartbeatMs);
+    try {
+      endpoint.accept(connection);
+    } catch (error) {
+      this.logger.error(`Accepting a ${endpoint.path} client failed: ${describe(error)}`);
+      connection.close(1011, 'internal error');
+    }
   }
 
   /**

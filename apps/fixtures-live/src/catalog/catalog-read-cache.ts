@@ -3,13 +3,13 @@ import { Clock } from '@app/clock';
 import { PreparedJson } from '@app/http-edge';
 import { NatsLink } from '@app/messaging';
 import { LastKnown } from '../common/last-known';
-import { ReadCache } from './read-cache';
+import { type LoadStamp, ReadCache } from './read-cache';
 
 /**
  * How long a list answer may be served from memory when a change
  * notification was lost; normally the ingest's NATS notice drops it first.
  */
-export const MAX_AGE_MS = 2000;
+const MAX_AGE_MS = 2000;
 const MAX_ENTRIES = 5000;
 /** List answers kept to serve through a PostgreSQL outage (pages of up to 100 matches). */
 const LAST_KNOWN_ENTRIES = 2000;
@@ -30,10 +30,7 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   private readonly cache = new ReadCache(MAX_AGE_MS, MAX_ENTRIES);
   private readonly lastKnown = new LastKnown<unknown>(LAST_KNOWN_ENTRIES);
   /** When each prepared answer was loaded, and in which generation of the cache. */
-  private readonly loads = new WeakMap<
-    PreparedJson,
-    { readonly loadedAt: number; readonly generation: number }
-  >();
+  private readonly loads = new WeakMap<PreparedJson, LoadStamp>();
   private unsubscribe?: () => void;
 
   constructor(
@@ -62,7 +59,7 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
   /** Like `get`, keeping the answer serialised and tagged too, so a hit costs no JSON or hashing work. */
   json<T>(key: string, load: () => Promise<T>): Promise<JsonAnswer<T>> {
     return this.get(key, async () => {
-      const started = { loadedAt: this.clock.now(), generation: this.cache.currentGeneration };
+      const started = this.cache.stamp(this.clock.now());
       const value = await load();
       const json = new PreparedJson(JSON.stringify(value));
       this.loads.set(json, started);
@@ -78,8 +75,6 @@ export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
    */
   isFresh(json: PreparedJson): boolean {
     const load = this.loads.get(json);
-    if (load === undefined || load.generation !== this.cache.currentGeneration) return false;
-    const age = this.clock.now() - load.loadedAt;
-    return age >= 0 && age < MAX_AGE_MS;
+    return load !== undefined && this.cache.isCurrent(load, this.clock.now());
   }
 }

@@ -43,4 +43,15 @@ describe('ReadCache', () => {
     await cache.get('a', 5000, () => Promise.resolve('old'));
     expect(await cache.get('a', 10, () => Promise.resolve('new'))).toBe('new');
   });
+
+  it('judges a stamped load current until a clear or its age limit, as get would', () => {
+    const cache = new ReadCache(1000, 10);
+    const stamp = cache.stamp(5000);
+    expect(cache.isCurrent(stamp, 5999)).toBe(true);
+    expect(cache.isCurrent(stamp, 6000)).toBe(false);
+    expect(cache.isCurrent(stamp, 4999)).toBe(false);
+    cache.clear();
+    expect(cache.isCurrent(stamp, 5000)).toBe(false);
+    expect(cache.isCurrent(cache.stamp(5000), 5000)).toBe(true);
+  });
 });

@@ -4,6 +4,12 @@
  * started before a drop are not kept, so a stale answer cannot outlive the
  * change it missed. Pure: time comes in as numbers.
  */
+/** When a load started, and in which generation of the cache (see `ReadCache.isCurrent`). */
+export interface LoadStamp {
+  readonly storedAt: number;
+  readonly generation: number;
+}
+
 export class ReadCache {
   private readonly entries = new Map<string, { storedAt: number; value: Promise<unknown> }>();
   private generation = 0;
@@ -15,7 +21,7 @@ export class ReadCache {
 
   get<T>(key: string, now: number, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit && now - hit.storedAt < this.maxAgeMs && now >= hit.storedAt) return hit.value as Promise<T>;
+    if (hit && this.young(hit.storedAt, now)) return hit.value as Promise<T>;
     const generation = this.generation;
     const value = load();
     if (this.entries.size >= this.maxEntries) this.entries.clear();
@@ -34,13 +40,22 @@ export class ReadCache {
     this.entries.clear();
   }
 
-  /** Grows by one at every `clear`: a load started in an older generation is stale. */
-  get currentGeneration(): number {
-    return this.generation;
+  /** What `isCurrent` needs to judge, later, a load starting at `now`. */
+  stamp(now: number): LoadStamp {
+    return { storedAt: now, generation: this.generation };
+  }
+
+  /** Whether a load so stamped is one `get` would still serve: no `clear` since it started, and young enough. */
+  isCurrent(stamp: LoadStamp, now: number): boolean {
+    return stamp.generation === this.generation && this.young(stamp.storedAt, now);
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private young(storedAt: number, now: number): boolean {
+    return now >= storedAt && now - storedAt < this.maxAgeMs;
   }
 
   private dropIfSame(key: string, value: Promise<unknown>): void {

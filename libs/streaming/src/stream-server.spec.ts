@@ -1,5 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { HttpException } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
 import WebSocket from 'ws';
@@ -44,6 +46,12 @@ function rawExchange(port: number, request: string): Promise<string> {
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
   });
+}
+
+/** V8's collector, reachable without starting jest with --expose-gc. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 function closed(socket: WebSocket): Promise<number> {
@@ -98,6 +106,24 @@ describe('StreamServer', () => {
     await server.beforeApplicationShutdown();
     server.onApplicationShutdown();
     await new Promise((resolve) => http.close(resolve));
+  });
+
+  it("keeps no open socket's handshake request alive, only what its key is read from", async () => {
+    const gc = collector();
+    let handshake: WeakRef<IncomingMessage> | undefined;
+    http.prependListener('upgrade', (request: IncomingMessage) => (handshake = new WeakRef(request)));
+    const { socket } = await open(`${base}/v1/stream`, { headers: { 'X-API-Key': 'good' } });
+    await waitFor(() => accepted.length === 1, { timeoutMs: 2000 });
+    await waitFor(
+      () => {
+        gc();
+        return handshake?.deref() === undefined;
+      },
+      { timeoutMs: 2000, intervalMs: 50, what: 'the handshake request collected' },
+    );
+    await server.revalidate();
+    expect(accepted[0].principal).toBe('principal-1');
+    socket.close();
   });
 
   it('answers a failed handshake with the endpoint status and JSON body, without upgrading', async () => {

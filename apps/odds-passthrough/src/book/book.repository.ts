@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ChangePosition } from '@app/messaging';
 import type { FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo, SportLeagues } from './book-messages';
+import { inParts, mapInParts } from '../common/work-in-parts';
 import { publicMatch } from './domain/public-match';
 import { type Selection, selectionInOrder } from './domain/selection';
 
@@ -14,6 +15,8 @@ import { type Selection, selectionInOrder } from './domain/selection';
 
 /** Rows per statement, so a full load of a large book never builds one giant query. */
 const BATCH = 2000;
+/** Rows read back per turn of the event loop: a few milliseconds of mapping. */
+const ROWS_PER_PART = 2000;
 
 /**
  * One row of `odds.markets`: a market's selections exactly as last stored;
@@ -90,23 +93,12 @@ export class BookRepository {
         `SELECT id, sport_id, name FROM odds.leagues WHERE book = $1 ORDER BY id`,
         [book],
       ),
-      this.dataSource.query<
-        {
-          body: MatchInfo;
-          ts: string;
-          change_seq: string | null;
-          prev_change_seq: string | null;
-          unpublished: boolean;
-          removed: boolean;
-        }[]
-      >(
+      this.dataSource.query<MatchRow[]>(
         `SELECT body, ts, change_seq, prev_change_seq, stored_gen > published_gen AS unpublished, removed
          FROM odds.matches WHERE book = $1`,
         [book],
       ),
-      this.dataSource.query<
-        { match_id: string; market_key: string; version: string; selections: Selection[] }[]
-      >(
+      this.dataSource.query<MarketRow[]>(
         `SELECT match_id, market_key, version, selections FROM odds.markets WHERE book = $1 ORDER BY match_id, market_key`,
         [book],
       ),
@@ -115,29 +107,14 @@ export class BookRepository {
         [book],
       ),
     ]);
+    // A book of 100,000 markets is hundreds of milliseconds of mapping: a part at a time.
+    const storedMatches = await inParts(mapInParts(matches, ROWS_PER_PART, storedMatch));
+    const storedMarkets = await inParts(mapInParts(markets, ROWS_PER_PART, storedMarket));
     return {
       sports: sports.map((row) => ({ id: Number(row.id), name: row.name })),
       leagues: leagues.map((row) => ({ id: Number(row.id), name: row.name, sport_id: Number(row.sport_id) })),
-      // jsonb keeps an object's keys sorted by length; the objects are rebuilt in their public order.
-      matches: matches.map((row) => ({
-        info: publicMatch(row.body, row.body.version),
-        ts: Number(row.ts),
-        position:
-          row.change_seq === null
-            ? null
-            : {
-                seq: Number(row.change_seq),
-                prevSeq: row.prev_change_seq === null ? null : Number(row.prev_change_seq),
-              },
-        unpublished: row.unpublished,
-        removed: row.removed,
-      })),
-      markets: markets.map((row) => ({
-        matchId: Number(row.match_id),
-        marketKey: row.market_key,
-        version: Number(row.version),
-        selections: row.selections.map(selectionInOrder),
-      })),
+      matches: storedMatches,
+      markets: storedMarkets,
       health: feeds[0] && {
         last_success_at: feeds[0].last_success_at === null ? null : Number(feeds[0].last_success_at),
         full_loaded: feeds[0].full_loaded,
@@ -296,6 +273,48 @@ export class BookRepository {
       [book, sports.map((s) => s.id), sports.map((s) => s.name)],
     );
   }
+}
+
+interface MatchRow {
+  readonly body: MatchInfo;
+  readonly ts: string;
+  readonly change_seq: string | null;
+  readonly prev_change_seq: string | null;
+  readonly unpublished: boolean;
+  readonly removed: boolean;
+}
+
+interface MarketRow {
+  readonly match_id: string;
+  readonly market_key: string;
+  readonly version: string;
+  readonly selections: Selection[];
+}
+
+function storedMatch(row: MatchRow): StoredMatch {
+  return {
+    // jsonb keeps an object's keys sorted by length; the objects are rebuilt in their public order.
+    info: publicMatch(row.body, row.body.version),
+    ts: Number(row.ts),
+    position:
+      row.change_seq === null
+        ? null
+        : {
+            seq: Number(row.change_seq),
+            prevSeq: row.prev_change_seq === null ? null : Number(row.prev_change_seq),
+          },
+    unpublished: row.unpublished,
+    removed: row.removed,
+  };
+}
+
+function storedMarket(row: MarketRow): StoredMarket {
+  return {
+    matchId: Number(row.match_id),
+    marketKey: row.market_key,
+    version: Number(row.version),
+    selections: row.selections.map(selectionInOrder),
+  };
 }
 
 function chunks<T>(rows: readonly T[]): T[][] {

@@ -4,6 +4,7 @@ import { type ChangePosition, NatsLink } from '@app/messaging';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
 import { type BookChangeListener, type BookConfig, BookReadPort } from './book-read-port';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
+import { inParts } from '../common/work-in-parts';
 import { BookRepository } from './book.repository';
 import type { MatchOdds } from './domain/match-odds';
 import { type AppliedChange, ReplicaBook } from './replica-book';
@@ -180,7 +181,7 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
       async () => {
         try {
           const stored = await this.repository.load(book, this.options.pollMs);
-          const changes = handle.replica.load(stored, diff);
+          const changes = await inParts(handle.replica.loading(stored, diff));
           const buffered = handle.buffer ?? [];
           handle.buffer = undefined;
           for (const change of changes) this.emit(change);

@@ -288,4 +288,42 @@ describe('ReplicaBook', () => {
       's;0;ou;2.5',
     ]);
   });
+
+  describe('loading in parts', () => {
+    /** 30 matches of 1,000 markets: several parts' worth. */
+    const wide = (version: number): StoredBook => ({
+      sports: [{ id: 29, name: 'Soccer' }],
+      leagues: [],
+      matches: Array.from({ length: 30 }, (_, m) => ({ info: match(m + 1), ts: 100 * version })),
+      markets: Array.from({ length: 30 }, (_, m) =>
+        Array.from({ length: 1_000 }, (_, k) => ({
+          matchId: m + 1,
+          marketKey: `s;0;ou;${k}`,
+          version,
+          selections: [selection(`s;0;ou;${k}`, version)],
+        })),
+      ).flat(),
+    });
+
+    it('keeps answering from the held state between parts and ends as a load in one go does', () => {
+      replica.load(wide(1), false);
+      const held = JSON.stringify(replica.snapshot(7, BEFORE));
+      const loading = replica.loading(wide(2), true);
+      let parts = 0;
+      let step = loading.next();
+      while (!step.done) {
+        parts++;
+        expect(JSON.stringify(replica.snapshot(7, BEFORE))).toBe(held);
+        step = loading.next();
+      }
+      expect(parts).toBeGreaterThanOrEqual(6);
+
+      const inOneGo = new ReplicaBook('book');
+      inOneGo.load(wide(1), false);
+      const changes = inOneGo.load(wide(2), true);
+      expect(step.value.map((c) => c.frame)).toEqual(changes.map((c) => c.frame));
+      expect(JSON.stringify(replica.snapshot(7, BEFORE))).toBe(JSON.stringify(inOneGo.snapshot(7, BEFORE)));
+      expect(replica.snapshot(7, BEFORE)?.selections[0].version).toBe(2);
+    });
+  });
 });

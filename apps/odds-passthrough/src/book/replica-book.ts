@@ -2,10 +2,14 @@ import type { ChangePosition } from '@app/messaging';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
 import { positionedUpdateText, serializeUpdateFrame, UNLOGGED } from './book-messages';
 import type { StoredBook } from './book.repository';
+import { drain, type Parts } from '../common/work-in-parts';
 import { isFeedHealthy } from './domain/feed-health';
 import type { BookChange, MatchOdds } from './domain/match-odds';
 import { groupByMarket, type Selection } from './domain/selection';
 import { SharedStrings } from './shared-strings';
+
+/** Markets loaded (or compared) per part of a load: a few milliseconds of work. */
+const MARKETS_PER_PART = 5000;
 
 interface MarketEntry {
   readonly version: number;
@@ -48,7 +52,7 @@ export interface AppliedChange {
 export class ReplicaBook {
   private sportList: readonly SportInfo[] = [];
   private readonly leagueMap = new Map<number, LeagueInfo>();
-  private readonly matchMap = new Map<number, MatchEntry>();
+  private matchMap = new Map<number, MatchEntry>();
   private health?: FeedHealthMessage;
   private newest = 0;
   private readonly strings = new SharedStrings();
@@ -227,19 +231,24 @@ export class ReplicaBook {
    * NATS link); the first load passes false because nobody holds anything yet.
    */
   load(stored: StoredBook, diff: boolean): AppliedChange[] {
-    this.sportList = [...stored.sports].sort((a, b) => a.id - b.id);
-    this.leagueMap.clear();
-    for (const league of stored.leagues) this.leagueMap.set(league.id, league);
-    if (stored.health) this.applyHealth(stored.health);
+    return drain(this.loading(stored, diff));
+  }
 
-    const previous = new Map(this.matchMap);
-    this.matchMap.clear();
+  /**
+   * `load` in parts: the new state is built beside the held one, which keeps
+   * answering reads between parts, and replaces it in one step at the end.
+   * Nothing else may be applied until it has ended.
+   */
+  *loading(stored: StoredBook, diff: boolean): Parts<AppliedChange[]> {
+    const previous = this.matchMap;
+    const next = new Map<number, MatchEntry>();
+    let newest = this.newest;
     for (const { info, ts, position, removed } of stored.matches) {
       if (removed) continue;
       const held = previous.get(info.id)?.position;
       // A position heard live may be ahead of the stored one, written after the publication.
       const newer = held && (!position || held.seq > position.seq) ? held : (position ?? null);
-      this.matchMap.set(info.id, {
+      next.set(info.id, {
         sportId: info.sport_id,
         ts,
         info,
@@ -248,22 +257,44 @@ export class ReplicaBook {
         removing: false,
         position: newer,
       });
-      if (newer) this.newest = Math.max(this.newest, newer.seq);
+      if (newer) newest = Math.max(newest, newer.seq);
     }
+    yield;
+    let inPart = 0;
     for (const market of stored.markets) {
-      const entry = this.matchMap.get(market.matchId);
+      if (++inPart === MARKETS_PER_PART) {
+        inPart = 0;
+        yield;
+      }
+      const entry = next.get(market.matchId);
       if (entry && market.selections.length > 0)
         entry.markets.set(
           market.marketKey,
           marketEntry(this.strings.shareMarket(market.marketKey, market.selections)),
         );
     }
-    return diff ? this.diffFrom(previous) : [];
+    const changes = diff ? yield* this.diffFrom(previous, next) : [];
+    this.sportList = [...stored.sports].sort((a, b) => a.id - b.id);
+    this.leagueMap.clear();
+    for (const league of stored.leagues) this.leagueMap.set(league.id, league);
+    if (stored.health) this.applyHealth(stored.health);
+    this.matchMap = next;
+    this.newest = newest;
+    return changes;
   }
 
-  private diffFrom(previous: Map<number, MatchEntry>): AppliedChange[] {
+  private *diffFrom(
+    previous: ReadonlyMap<number, MatchEntry>,
+    next: ReadonlyMap<number, MatchEntry>,
+  ): Parts<AppliedChange[]> {
     const changes: AppliedChange[] = [];
-    for (const [id, entry] of this.matchMap) {
+    let inPart = 0;
+    for (const [id, entry] of next) {
+      inPart += entry.markets.size;
+      if (inPart >= MARKETS_PER_PART) {
+        inPart = 0;
+        yield;
+      }
       const before = previous.get(id);
       const selections: Selection[] = [];
       const removed: string[] = [];
@@ -278,7 +309,7 @@ export class ReplicaBook {
       );
     }
     for (const [id, before] of previous) {
-      if (this.matchMap.has(id)) continue;
+      if (next.has(id)) continue;
       changes.push(
         this.change(
           id,

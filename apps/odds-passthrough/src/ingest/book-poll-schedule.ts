@@ -5,11 +5,11 @@ import type { UpstreamMonitor } from '@app/observability';
 import type { BookRepository } from '../book/book.repository';
 import type { BookCommit, BookDiff, IngestBook, MatchupsLoad } from '../book/domain';
 import type { BookSource } from '../config/books';
+import { inParts, nextTurn, type Parts } from '../common/work-in-parts';
 import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
 import { BookSeed } from './book-seed';
 import { describeError } from './describe-error';
-import { nextTurn } from './next-turn';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
   parseLeagues,
@@ -183,7 +183,7 @@ export class BookPollSchedule {
       // A cold book answers 503 or []: names stay generic until it loads, then markets are renamed.
       const labels = await this.client.get(`sports/${sportId}/periods`, parsePeriodLabels);
       if (labels.kind === 'ok')
-        await this.applyInParts(book.beginLabels(sportId, labels.value, this.clock.now()));
+        await this.applyInParts(book.labelsInParts(sportId, labels.value, this.clock.now()));
       else if (labels.kind === 'fault') throw new UpstreamFault(labels.error);
     }
     const position = this.cursors.get(sportId);
@@ -221,18 +221,19 @@ export class BookPollSchedule {
     await nextTurn();
     if (this.stopped) return;
     const load = { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets };
-    await this.applyInParts(book.beginFull(sportId, load, this.clock.now()));
+    await this.applyInParts(book.fullInParts(sportId, load, this.clock.now()));
     this.cursors.set(sportId, { cursor: markets.value.last });
   }
 
   /**
-   * Publishes a commit part by part, yielding to the event loop between
-   * parts. A stop abandons the rest: the next start seeds a new book.
+   * Indexes a load, then publishes its commit part by part, yielding to the
+   * event loop between parts. A stop abandons the rest: the next start seeds
+   * a new book.
    */
-  private async applyInParts(commit: BookCommit): Promise<void> {
+  private async applyInParts(begin: Parts<BookCommit>): Promise<void> {
     this.applyingParts = true;
     try {
-      // Beginning the pass indexed the whole load: the first part waits for the next turn too.
+      const commit = await inParts(begin);
       while (!commit.done && !this.stopped) {
         await nextTurn();
         this.apply(commit.next(MARKETS_PER_PART));

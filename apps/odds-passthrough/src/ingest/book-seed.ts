@@ -1,7 +1,8 @@
 import type { Logger } from '@nestjs/common';
 import { retryUntilDone } from '@app/clock';
-import type { BookRepository } from '../book/book.repository';
+import type { BookRepository, StoredBook } from '../book/book.repository';
 import { IngestBook, type SeedMatch } from '../book/domain';
+import { inParts, type Parts } from '../common/work-in-parts';
 import { describeError } from './describe-error';
 
 export interface SeedOptions {
@@ -42,25 +43,48 @@ export class BookSeed {
 
   private async read(recall: SeedOptions['recall']): Promise<IngestBook> {
     const stored = await this.repository.load(this.book, this.pollMs);
-    const markets = new Map<number, SeedMatch['markets'][number][]>();
-    const unpublished = new Set<number>();
-    for (const { info, unpublished: untold, removed } of stored.matches)
-      if (untold || removed) unpublished.add(info.id);
-    for (const market of stored.markets) {
-      const list = markets.get(market.matchId) ?? [];
-      // Without selections, a market is announced again (with a greater version) however it reads.
-      const told = market.selections.length > 0 && !unpublished.has(market.matchId);
-      list.push({
-        marketKey: market.marketKey,
-        version: market.version,
-        selections: told ? market.selections : undefined,
-      });
-      markets.set(market.matchId, list);
+    return inParts(seededBook(this.book, stored, recall));
+  }
+}
+
+/** Matches (with their markets) seeded per part, and markets grouped per part: a few milliseconds each. */
+const MATCHES_PER_PART = 100;
+const MARKETS_PER_PART = 5000;
+
+/** The IngestBook that `stored` describes, built a part at a time. */
+export function* seededBook(
+  book: string,
+  stored: StoredBook,
+  recall: SeedOptions['recall'],
+): Parts<IngestBook> {
+  const unpublished = new Set<number>();
+  for (const { info, unpublished: untold, removed } of stored.matches)
+    if (untold || removed) unpublished.add(info.id);
+  const markets = new Map<number, SeedMatch['markets'][number][]>();
+  let inPart = 0;
+  for (const market of stored.markets) {
+    if (++inPart === MARKETS_PER_PART) {
+      inPart = 0;
+      yield;
     }
-    const seed: SeedMatch[] = stored.matches.map(({ info, ts, position }) => {
+    const list = markets.get(market.matchId) ?? [];
+    // Without selections, a market is announced again (with a greater version) however it reads.
+    const told = market.selections.length > 0 && !unpublished.has(market.matchId);
+    list.push({
+      marketKey: market.marketKey,
+      version: market.version,
+      selections: told ? market.selections : undefined,
+    });
+    markets.set(market.matchId, list);
+  }
+  const seeded = new IngestBook(book);
+  for (let start = 0; start < stored.matches.length; start += MATCHES_PER_PART) {
+    yield;
+    const part = stored.matches.slice(start, start + MATCHES_PER_PART).map(({ info, ts, position }) => {
       if (position) recall(info.id, position.seq);
       return { match: info, ts, markets: markets.get(info.id) ?? [], unpublished: unpublished.has(info.id) };
     });
-    return new IngestBook(this.book, seed);
+    seeded.seed(part);
   }
+  return seeded;
 }

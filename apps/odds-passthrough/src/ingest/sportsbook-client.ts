@@ -1,5 +1,5 @@
 import { parseJsonInParts, type ParseResult } from '../upstream';
-import { nextTurn } from './next-turn';
+import { inParts } from '../common/work-in-parts';
 
 /** The outcome of one upstream request; a fault never throws. */
 export type FetchOutcome<T> =
@@ -116,13 +116,4 @@ function describe(error: unknown): string {
     return typeof cause?.code === 'string' ? `${named.message} (${cause.code})` : named.message;
   }
   return String(error);
-}
-
-/** Runs a parted computation to its end, letting the event loop run between parts. */
-async function inParts<T>(parts: Generator<void, T, void>): Promise<T> {
-  for (;;) {
-    const step = parts.next();
-    if (step.done) return step.value;
-    await nextTurn();
-  }
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { drain, parseJsonInParts } from './json-in-parts';
+import { drain } from '../common/work-in-parts';
+import { parseJsonInParts } from './json-in-parts';
 
 const encoder = new TextEncoder();
 

@@ -64,14 +64,6 @@ export function* parseJsonInParts(
   return rest;
 }
 
-/** Runs a parted parse to its end in one go. */
-export function drain<T>(parts: Generator<void, T, void>): T {
-  for (;;) {
-    const step = parts.next();
-    if (step.done) return step.value;
-  }
-}
-
 /** Skips a byte-order mark, as `Response.json()` does. */
 function startOfText(bytes: Uint8Array): number {
   return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

@@ -1,4 +1,4 @@
-import { drain } from './json-in-parts';
+import { drain } from '../common/work-in-parts';
 import {
   marketsDeltaInParts,
   marketsFullInParts,

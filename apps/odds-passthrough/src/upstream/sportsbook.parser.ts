@@ -15,7 +15,7 @@ import type {
   UpstreamSport,
   UpstreamWithdrawn,
 } from './sportsbook.types';
-import { drain } from './json-in-parts';
+import { drain } from '../common/work-in-parts';
 
 /*
  * Strict parsers for every body the sportsbook sends. A body of the wrong shape is a

@@ -89,3 +89,29 @@ describe('a full load resolved in parts', () => {
     expect(commit.done).toBe(true);
   });
 });
+
+describe('a full load indexed in parts', () => {
+  /** Three matches of 4,000 markets: more than two parts of indexing. */
+  function wideLoad(): { matchups: UpstreamMatchup[]; markets: UpstreamMarket[] } {
+    const ids = [1_800_000_000, 1_800_000_001, 1_800_000_002];
+    return {
+      matchups: ids.map((id) => aMatchup({ id })),
+      markets: ids.flatMap((id) =>
+        Array.from({ length: 4_000 }, (_, j) => aTotal(j + 0.5, { matchup_id: id, version: 1 })),
+      ),
+    };
+  }
+
+  it('yields between parts and commits what beginFull commits', () => {
+    const parted = newBook().fullInParts(SOCCER, { leagues: LEAGUES, ...wideLoad() }, T0);
+    let yields = 0;
+    let step = parted.next();
+    while (!step.done) {
+      yields++;
+      step = parted.next();
+    }
+    expect(yields).toBeGreaterThanOrEqual(2);
+    const whole = newBook().beginFull(SOCCER, { leagues: LEAGUES, ...wideLoad() }, T0);
+    expect(merged([step.value.next()])).toEqual(merged([whole.next()]));
+  });
+});

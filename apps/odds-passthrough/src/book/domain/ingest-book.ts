@@ -1,4 +1,5 @@
 import type { UpstreamMarket, UpstreamMatchup, UpstreamPeriodLabel, UpstreamSport } from '../../upstream';
+import { drain, type Parts } from '../../common/work-in-parts';
 import { BookCommit } from './book-commit';
 import type {
   BookDiff,
@@ -36,6 +37,9 @@ import {
 import type { Selection } from './selection';
 import { selectionsAt } from './selection-status';
 import { nextVersion } from './version';
+
+/** Markets indexed per part of a parted load: a few milliseconds of work. */
+const MARKETS_PER_PART = 5000;
 
 /**
  * Ingest side: one sportsbook as the ingest reads it, and the diff engine that turns each
@@ -148,9 +152,20 @@ export class IngestBook {
 
   /** `applyLabels`, resolved in parts like `beginFull`: a rename may touch every market of the sport. */
   beginLabels(sportId: number, labels: readonly UpstreamPeriodLabel[], now: number): BookCommit {
+    return drain(this.labelsInParts(sportId, labels, now));
+  }
+
+  /** `beginLabels`, marking the sport's markets a part at a time. */
+  *labelsInParts(sportId: number, labels: readonly UpstreamPeriodLabel[], now: number): Parts<BookCommit> {
     const pass = this.beginPass();
     if (this.catalog.replaceLabels(sportId, labels)) {
+      let inPart = 0;
       for (const match of this.held.ofSport(sportId)) {
+        inPart += match.markets.size;
+        if (inPart >= MARKETS_PER_PART) {
+          inPart = 0;
+          yield;
+        }
         for (const market of match.markets.values()) this.markDirty(pass, market);
       }
     }
@@ -167,9 +182,17 @@ export class IngestBook {
    * part is taken the book is half-resolved: nothing else may be applied.
    */
   beginFull(sportId: number, load: FullLoad, now: number): BookCommit {
+    return drain(this.fullInParts(sportId, load, now));
+  }
+
+  /**
+   * `beginFull`, the load itself indexed a part at a time: from the first
+   * part on the book is half-updated, until the commit's last part is taken.
+   */
+  *fullInParts(sportId: number, load: FullLoad, now: number): Parts<BookCommit> {
     const pass = this.beginPass();
     this.loadMatchups(sportId, load, pass);
-    this.loadMarkets(sportId, load.markets, pass);
+    yield* this.loadMarkets(sportId, load.markets, pass);
     return this.commitInParts(pass, now);
   }
 
@@ -256,11 +279,16 @@ export class IngestBook {
   }
 
   /** The hot path of a full poll: most markets are matched by position and skipped by version. */
-  private loadMarkets(sportId: number, markets: readonly UpstreamMarket[], pass: BookPass): void {
+  private *loadMarkets(sportId: number, markets: readonly UpstreamMarket[], pass: BookPass): Parts<void> {
     const gen = this.generation;
     this.pending.dropSport(sportId);
     let held: HeldMatch | undefined;
+    let inPart = 0;
     for (const wire of markets) {
+      if (++inPart === MARKETS_PER_PART) {
+        inPart = 0;
+        yield;
+      }
       if (held?.id !== wire.matchup_id) {
         held = this.held.get(wire.matchup_id);
         if (held !== undefined && held.listingGen !== gen) {
@@ -283,6 +311,11 @@ export class IngestBook {
       held.listed[held.writeAt++] = market;
     }
     for (const held of this.held.ofSport(sportId)) {
+      inPart += held.markets.size + held.seeded.size;
+      if (inPart >= MARKETS_PER_PART) {
+        inPart = 0;
+        yield;
+      }
       if (held.listingGen === gen) held.listed.length = held.writeAt;
       else held.listed = [];
       // the listing holds each market seen once: as many as held means none went unlisted

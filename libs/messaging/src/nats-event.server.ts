@@ -59,6 +59,15 @@ export class NatsEventServer extends ServerNats {
   }
 
   /**
+   * Our patterns are plain subjects, never JSON: Nest's lookup tries
+   * `JSON.parse` on every message's pattern first, and its throw costs about
+   * 4 µs per message. Only a pattern no handler has by name takes that path.
+   */
+  protected override getRouteFromPattern(pattern: string): string {
+    return this.messageHandlers.has(pattern) ? pattern : super.getRouteFromPattern(pattern);
+  }
+
+  /**
    * A message this process published, handed to every handler whose pattern
    * takes it, through the same `handleMessage` as one from the server.
    */

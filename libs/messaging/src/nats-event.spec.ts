@@ -1,5 +1,6 @@
 import { encodeEvent } from './nats-event.client';
-import { decodeEvent } from './nats-event.server';
+import type { NatsLink } from './nats-link';
+import { decodeEvent, NatsEventServer } from './nats-event.server';
 import { qualifySubject, subjectMatches, unqualifySubject } from './subject-prefix';
 import { bookOfSubject, DynamicSubjects, Subjects } from './subjects';
 
@@ -46,5 +47,16 @@ describe('NATS events on the wire', () => {
     expect(subjectMatches('auth.keys.changed', 'auth.keys.changed')).toBe(true);
     expect(subjectMatches('auth.keys.changed', 'auth.keys')).toBe(false);
     expect(subjectMatches('auth.keys', 'auth.keys.changed')).toBe(false);
+  });
+
+  it('finds the handler of a subject pattern by its name, and an object pattern as Nest keys it', () => {
+    const server = new NatsEventServer({} as NatsLink);
+    const onMatch = jest.fn();
+    const onCommand = jest.fn();
+    server.addHandler('odds.*.match.>', onMatch, true);
+    server.addHandler({ cmd: 'kits' }, onCommand, false);
+    expect(server.getHandlerByPattern('odds.*.match.>')).toBe(onMatch);
+    expect(server.getHandlerByPattern('{"cmd":"kits"}')).toBe(onCommand);
+    expect(server.getHandlerByPattern('odds.*.health')).toBeNull();
   });
 });

@@ -93,7 +93,19 @@ export function serializeUpdateFrame(
   removedMarketKeys: readonly string[],
   position?: ChangePosition,
 ): string {
-  const frame: UpdateFrame = {
+  return JSON.stringify(updateFrame(matchId, sportId, ts, selections, removedMarketKeys, position));
+}
+
+/** The `update` frame object that `serializeUpdateFrame` writes, fields in their wire order. */
+export function updateFrame(
+  matchId: number,
+  sportId: number,
+  ts: number,
+  selections: readonly Selection[],
+  removedMarketKeys: readonly string[],
+  position?: ChangePosition,
+): UpdateFrame {
+  return {
     type: 'update',
     ...(position ? { seq: position.seq, prev_seq: position.prevSeq } : {}),
     match_id: matchId,
@@ -102,5 +114,28 @@ export function serializeUpdateFrame(
     selections,
     removed_market_keys: removedMarketKeys,
   };
-  return JSON.stringify(frame);
+}
+
+/** A frame this process published: its text and the object it was serialised from. */
+export interface OwnFrame {
+  readonly text: string;
+  readonly frame: UpdateFrame;
+}
+
+/*
+ * The frames this process published, by the bytes it published them as. A
+ * process that also serves the book (ROLE=all) hears its own frames through
+ * NatsLink's in-process echo, which hands over those very bytes: its replica
+ * takes the object instead of decoding and parsing text it has just written.
+ * Weak: an entry goes with its bytes.
+ */
+const ownFrames = new WeakMap<Uint8Array, OwnFrame>();
+
+export function rememberOwnFrame(bytes: Uint8Array, own: OwnFrame): void {
+  ownFrames.set(bytes, own);
+}
+
+/** The frame behind `bytes` when this process published them; undefined for anyone else's. */
+export function ownFrame(bytes: Uint8Array): OwnFrame | undefined {
+  return ownFrames.get(bytes);
 }

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Clock, retryUntilDone } from '@app/clock';
 import { type ChangePosition, NatsLink } from '@app/messaging';
-import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
+import {
+  type CatalogMessage,
+  type FeedHealthMessage,
+  type LeagueInfo,
+  type MatchInfo,
+  ownFrame,
+  type SportInfo,
+} from './book-messages';
 import { type BookChangeListener, type BookConfig, BookReadPort } from './book-read-port';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
 import { inParts } from '../common/work-in-parts';
@@ -124,8 +131,9 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
   onMatchChange(book: string, data: Uint8Array, position: ChangePosition | null): void {
     const handle = this.servedHandle(book);
     if (!handle) return;
-    const text = this.decoder.decode(data);
-    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text, position)));
+    const own = ownFrame(data);
+    const text = own?.text ?? this.decoder.decode(data);
+    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text, position, own?.frame)));
   }
 
   onCatalogChange(book: string, data: Uint8Array): void {

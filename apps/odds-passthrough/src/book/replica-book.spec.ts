@@ -1,6 +1,6 @@
 import { serializeUpdateFrame } from './book-messages';
 import type { StoredBook } from './book.repository';
-import { ReplicaBook } from './replica-book';
+import { type ParsedFrame, ReplicaBook } from './replica-book';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
 
@@ -184,6 +184,22 @@ describe('ReplicaBook', () => {
         }),
       );
     }
+  });
+
+  it('applies a frame handed over as its object as it applies its text', () => {
+    const fromText = new ReplicaBook('book');
+    const fromObject = new ReplicaBook('book');
+    const frames = [
+      frame(1, 100, [selection('m', 5), selection('t', 5)]),
+      frame(1, 200, [selection('m', 6)], ['t']),
+      frame(1, 300, [selection('m', 6)]),
+    ];
+    frames.forEach((text, i) => {
+      const position = { seq: 10 + i, prevSeq: i === 0 ? null : 9 + i };
+      const parsed = JSON.parse(text) as ParsedFrame;
+      expect(fromObject.applyFrame(text, position, parsed)).toEqual(fromText.applyFrame(text, position));
+    });
+    expect(fromObject.snapshot(1, BEFORE)).toEqual(fromText.snapshot(1, BEFORE));
   });
 
   it('judges feed health by the last successful poll and ignores an older report', () => {

@@ -155,12 +155,14 @@ export class ReplicaBook {
 
   /**
    * Applies one `update` frame from the ingest, at `position` in the book's
-   * change log. Returns what a subscriber must see, with the original bytes
-   * when all of it applied, or undefined when it held nothing new (a replay
-   * of what the replica already had, or a position it has passed).
+   * change log; `parsed`, when given, is `text` as an object (this process
+   * published it) and is not parsed again. Returns what a subscriber must
+   * see, with the original bytes when all of it applied, or undefined when
+   * it held nothing new (a replay of what the replica already had, or a
+   * position it has passed).
    */
-  applyFrame(text: string, position: ChangePosition | null): AppliedChange | undefined {
-    const frame = parseFrame(text);
+  applyFrame(text: string, position: ChangePosition | null, parsed?: ParsedFrame): AppliedChange | undefined {
+    const frame = parsed ?? parseFrame(text);
     if (!frame) return undefined;
     // A frame without selections for an unknown match is the tail of a removal already applied.
     if (frame.selections.length === 0 && !this.matchMap.has(frame.match_id)) return undefined;
@@ -376,7 +378,7 @@ function marketEntry(selections: readonly Selection[]): MarketEntry {
   };
 }
 
-interface ParsedFrame {
+export interface ParsedFrame {
   readonly match_id: number;
   readonly sport_id: number;
   readonly ts: number;

@@ -13,6 +13,7 @@ import {
   positionHeaders,
   tailAfter,
 } from '@app/messaging';
+import { rememberOwnFrame, type UpdateFrame } from '../book/book-messages';
 import type { MatchPosition } from '../book/book.repository';
 import { describeError } from './describe-error';
 
@@ -21,6 +22,8 @@ export interface MatchFrame {
   readonly sportId: number;
   readonly matchId: number;
   readonly frame: string;
+  /** The object `frame` was serialised from, handed to this process's own replica as it is. */
+  readonly update?: UpdateFrame;
 }
 
 interface PendingFrame extends MatchFrame {
@@ -108,11 +111,11 @@ export class BookChangePublisher {
 
   /** Appends and publishes one poll's frames; resolves with their positions once all went out (or on stop). */
   async publish(frames: readonly MatchFrame[]): Promise<MatchPosition[]> {
-    let pending: PendingFrame[] = frames.map((frame) => ({
-      ...frame,
-      bytes: encoder.encode(frame.frame),
-      id: `${this.run}:${++this.counter}`,
-    }));
+    let pending: PendingFrame[] = frames.map((frame) => {
+      const bytes = encoder.encode(frame.frame);
+      if (frame.update) rememberOwnFrame(bytes, { text: frame.frame, frame: frame.update });
+      return { ...frame, bytes, id: `${this.run}:${++this.counter}` };
+    });
     const positions: MatchPosition[] = [];
     for (let attempt = 0; pending.length > 0 && !this.stopped && this.mayPublish();) {
       await this.ready?.catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { ChangeLog, NatsEventClient } from '@app/messaging';
+import { ownFrame, updateFrame } from '../book/book-messages';
 import type { BookRepository, BookWrite, PublishedWrite } from '../book/book.repository';
 import { BookOutbox } from './book-outbox';
 import type { BookPublication } from './book-publication';
@@ -37,12 +38,17 @@ describe('BookOutbox', () => {
   let leading: boolean;
   /** Each record of a publication, with the generation it names. */
   let published: { gen: number; published: PublishedWrite }[];
+  /** The payload of the last NATS message on each subject. */
+  let emitted: Map<string, Uint8Array>;
+  /** While set, records of publications wait until it is called (a slow PostgreSQL). */
+  let recordsWait: Promise<void> | undefined;
 
   beforeEach(() => {
     trace = [];
     refusals = 0;
     leading = true;
     published = [];
+    recordsWait = undefined;
     let seq = 0;
     let gen = 40;
     const refuseOr = <T>(what: string, write: () => T): Promise<T> => {
@@ -56,13 +62,19 @@ describe('BookOutbox', () => {
     };
     const repository = {
       write: (_book: string, write: BookWrite) => refuseOr(describeWrite(write), () => ++gen),
-      writePublished: (_book: string, at: number, record: PublishedWrite) =>
-        refuseOr(describePublished(record), () => void published.push({ gen: at, published: record })),
+      writePublished: async (_book: string, at: number, record: PublishedWrite) => {
+        await recordsWait;
+        return refuseOr(describePublished(record), () => void published.push({ gen: at, published: record }));
+      },
       writeHealth: () => Promise.resolve(),
       topPosition: () => Promise.resolve(0),
     } as unknown as BookRepository;
+    emitted = new Map();
     const events = {
-      emitFrame: (subject: string) => trace.push(subject),
+      emitFrame: (subject: string, bytes: Uint8Array) => {
+        trace.push(subject);
+        emitted.set(subject, bytes);
+      },
     } as unknown as NatsEventClient;
     const log = {
       ensure: () => Promise.resolve(),
@@ -91,6 +103,59 @@ describe('BookOutbox', () => {
       'odds.book.match.29.8',
       'write positions 8@2',
     ]);
+  });
+
+  it('publishes the next publication once its own rows are stored, before the record of the one before', async () => {
+    let recordsGo!: () => void;
+    recordsWait = new Promise((resolve) => (recordsGo = resolve));
+    outbox.start();
+    outbox.send(publication(7));
+    outbox.send(publication(8));
+    outbox.send(publication(9));
+    await waitFor(() => trace.includes('odds.book.match.29.9'), {
+      timeoutMs: 2000,
+      what: 'the last frame, with no record stored yet',
+    });
+    expect(trace.filter((entry) => entry.startsWith('write'))).toEqual([
+      'write rows 7',
+      'write rows 8',
+      'write rows 9',
+    ]);
+    recordsGo();
+    await waitFor(() => published.length === 3, { timeoutMs: 2000, what: 'the records' });
+    expect(trace.slice(-3)).toEqual(['write positions 7@1', 'write positions 8@2', 'write positions 9@3']);
+  });
+
+  it('waits, when stopped, for the records of what went out', async () => {
+    let recordsGo!: () => void;
+    recordsWait = new Promise((resolve) => (recordsGo = resolve));
+    outbox.start();
+    outbox.send(publication(7));
+    await waitFor(() => trace.includes('odds.book.match.29.7'), { timeoutMs: 2000, what: 'the frame' });
+    let stopped = false;
+    const stopping = outbox.stop(undefined).then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    recordsGo();
+    await stopping;
+    expect(published.map((record) => record.published.positions)).toEqual([
+      [{ matchId: 7, seq: 1, prevSeq: null }],
+    ]);
+  });
+
+  it('remembers the object of each frame it publishes, by the very bytes it published', async () => {
+    const update = updateFrame(7, 29, 100, [], ['s;0;m']);
+    outbox.start();
+    outbox.send({
+      ...publication(7),
+      frames: [{ sportId: 29, matchId: 7, frame: JSON.stringify(update), update }],
+    });
+    await waitFor(() => published.length === 1, { timeoutMs: 2000, what: 'the publication' });
+    expect(ownFrame(emitted.get('odds.book.match.29.7') ?? new Uint8Array())).toEqual({
+      text: JSON.stringify(update),
+      frame: update,
+    });
+    expect(ownFrame(new TextEncoder().encode(JSON.stringify(update)))).toBeUndefined();
   });
 
   it('keeps publishing while PostgreSQL refuses writes, and writes the backlog in order once it is back', async () => {

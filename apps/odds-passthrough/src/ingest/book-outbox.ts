@@ -15,7 +15,9 @@ const encoder = new TextEncoder();
  * then the match frames once the change log gave them their positions),
  * then what went out is recorded behind it (positions, and the write's
  * generation as published), so a new term can tell a change stored but
- * never published and announce it again. The feed's health is published
+ * never published and announce it again. A publication waits for its own
+ * rows only: the records queue behind the rows sent meanwhile, so a full
+ * load of many parts goes out as fast as its rows are stored. The feed's health is published
  * after every poll and, with a stored copy, once a second. Writes queue in
  * order and are retried with backoff while PostgreSQL is away; the stream
  * does not wait for them.
@@ -23,6 +25,8 @@ const encoder = new TextEncoder();
 export class BookOutbox {
   /** Persist-then-publish steps, chained so they leave in the order the book changed. */
   private chain: Promise<void> = Promise.resolve();
+  /** The record of the last publication that went out, queued behind the writes before it. */
+  private recorded: Promise<void> = Promise.resolve();
   private readonly unpersisted: { readonly write: () => Promise<void>; readonly written: () => void }[] = [];
   private writeFailures = 0;
   /** Grows with every start: a write still in flight from an earlier term leaves the queue alone. */
@@ -81,6 +85,7 @@ export class BookOutbox {
     await lastPoll;
     this.publisher.stop();
     await this.chain;
+    await this.recorded;
   }
 
   /** NATS is back: frames waiting for the change log are retried at once. */
@@ -112,8 +117,10 @@ export class BookOutbox {
       if (positions.length === 0 && catalogOnly.length === 0) return;
       const published = new Set([...positions.map((p) => p.matchId), ...catalogOnly]);
       const withRemovals = publication.withRemovals.filter((id) => published.has(id));
-      // Awaited, so a stop waits for it: the next ingest chains prev_seq from the stored positions.
-      await this.persist(() =>
+      // Queued behind the rows of every publication sent since, and not awaited here: the next
+      // publication goes out once its own rows are stored, not once this record is. A stop
+      // waits for it (`recorded`): the next ingest chains prev_seq from the stored positions.
+      this.recorded = this.persist(() =>
         this.repository.writePublished(this.book, gen, {
           positions,
           catalogMatches: catalogOnly,

@@ -1,4 +1,5 @@
-import { type CatalogMessage, serializeUpdateFrame, type SportLeagues } from '../book/book-messages';
+import { type CatalogMessage, type SportLeagues, updateFrame } from '../book/book-messages';
+import type { MatchFrame } from './book-change-publisher';
 import type { BookWrite, StoredMarket, StoredMatch } from '../book/book.repository';
 import type { BookDiff, IngestBook } from '../book/domain';
 import { groupByMarket } from '../book/domain/selection';
@@ -7,7 +8,7 @@ import { groupByMarket } from '../book/domain/selection';
 export interface BookPublication {
   /** Catalog messages first, so replicas know a match before its first frame and its removal before its last. */
   readonly catalog: readonly CatalogMessage[];
-  readonly frames: readonly { readonly sportId: number; readonly matchId: number; readonly frame: string }[];
+  readonly frames: readonly MatchFrame[];
   readonly write: BookWrite;
   /** Matches whose change is told by the catalog alone, with no frame. */
   readonly catalogOnly: readonly number[];
@@ -43,22 +44,19 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
   for (const info of diff.matches) matchRows.set(info.id, { info, ts: 0 });
   const markets: StoredMarket[] = [];
   const removedMarkets: { matchId: number; marketKey: string }[] = [];
-  const frames: BookPublication['frames'][number][] = [];
+  const frames: MatchFrame[] = [];
   const withRemovals: number[] = [];
   for (const change of diff.changes) {
     if (removedSet.has(change.matchId) || change.removedMarketKeys.length > 0)
       withRemovals.push(change.matchId);
-    frames.push({
-      sportId: change.sportId,
-      matchId: change.matchId,
-      frame: serializeUpdateFrame(
-        change.matchId,
-        change.sportId,
-        change.ts,
-        change.selections,
-        change.removedMarketKeys,
-      ),
-    });
+    const update = updateFrame(
+      change.matchId,
+      change.sportId,
+      change.ts,
+      change.selections,
+      change.removedMarketKeys,
+    );
+    frames.push({ sportId: change.sportId, matchId: change.matchId, frame: JSON.stringify(update), update });
     if (removedSet.has(change.matchId)) continue;
     const info = matchRows.get(change.matchId)?.info ?? book.match(change.matchId);
     if (info) matchRows.set(change.matchId, { info, ts: change.ts });

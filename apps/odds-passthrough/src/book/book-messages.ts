@@ -96,6 +96,21 @@ export function serializeUpdateFrame(
   return JSON.stringify(updateFrame(matchId, sportId, ts, selections, removedMarketKeys, position));
 }
 
+/**
+ * `serializeUpdateFrame` (no position) with the selections array already
+ * serialised: the same text, when `selectionsJson` is `JSON.stringify` of
+ * the selections.
+ */
+export function updateFrameText(
+  matchId: number,
+  sportId: number,
+  ts: number,
+  selectionsJson: string,
+  removedMarketKeys: readonly string[],
+): string {
+  return `{"type":"update","match_id":${matchId},"sport_id":${sportId},"ts":${ts},"selections":${selectionsJson},"removed_market_keys":${JSON.stringify(removedMarketKeys)}}`;
+}
+
 /** The `update` frame object that `serializeUpdateFrame` writes, fields in their wire order. */
 export function updateFrame(
   matchId: number,

@@ -32,6 +32,8 @@ export interface StoredMarket {
   readonly marketKey: string;
   readonly version: number;
   readonly selections: readonly Selection[];
+  /** `selections` already serialised (the ingest wrote the same text into the market's frame). */
+  readonly selectionsJson?: string;
 }
 
 /** One row of `odds.matches`: the public match object and its `ts`. */
@@ -188,7 +190,7 @@ export class BookRepository {
              AS m("matchId" bigint, "marketKey" text, version bigint, selections jsonb)
            ON CONFLICT (book, match_id, market_key) DO UPDATE SET version = EXCLUDED.version,
              selections = EXCLUDED.selections, removed_gen = NULL`,
-          [book, JSON.stringify(rows)],
+          [book, `[${rows.map(storedMarketJson).join(',')}]`],
         );
       }
       return Number(gen);
@@ -306,6 +308,12 @@ function storedMarket(row: MarketRow): StoredMarket {
     version: Number(row.version),
     selections: row.selections.map(selectionInOrder),
   };
+}
+
+/** A market row as `jsonb_to_recordset` reads it, its selections serialised once. */
+function storedMarketJson(market: StoredMarket): string {
+  const selections = market.selectionsJson ?? JSON.stringify(market.selections);
+  return `{"matchId":${market.matchId},"marketKey":${JSON.stringify(market.marketKey)},"version":${market.version},"selections":${selections}}`;
 }
 
 function chunks<T>(rows: readonly T[]): T[][] {

@@ -1,4 +1,7 @@
+import fc from 'fast-check';
+import { serializeUpdateFrame } from '../book/book-messages';
 import { IngestBook } from '../book/domain';
+import { groupByMarket, type Selection } from '../book/domain/selection';
 import { buildPublication } from './book-publication';
 import { aMatchup, aMoneyline, aTotal } from '../../../../test/odds-passthrough/sportsbook-factory';
 
@@ -97,5 +100,54 @@ describe('buildPublication', () => {
     expect(publication?.write.removedMatches).toEqual([1601234567]);
     expect(publication?.write.markets).toEqual([]);
     expect(publication?.withRemovals).toEqual([1601234567]);
+  });
+});
+
+describe('buildPublication serialising each market once', () => {
+  const selectionOf = (marketKey: string, betName: string, price: number): Selection => ({
+    market_key: marketKey,
+    market_name: 'Match - Total "Goals"',
+    period: 0,
+    bet_name: betName,
+    price,
+    decimal: 1.9,
+    status: 'unlocked',
+    version: 3,
+    cutoff_at: '2026-11-21T15:00:00Z',
+    limit: 5000,
+  });
+  const selections = fc.array(
+    fc.tuple(fc.constantFrom('s;0;m', 's;0;ou;2.5', 'é;0;ou"\\'), fc.string(), fc.integer()),
+    { maxLength: 12 },
+  );
+
+  it('writes the frame and every row as serialising them whole would, in any order of selections', () => {
+    fc.assert(
+      fc.property(selections, fc.array(fc.string(), { maxLength: 3 }), (rows, removed) => {
+        const changed = rows.map(([key, bet, price]) => selectionOf(key, bet, price));
+        const publication = buildPublication(new IngestBook('book'), {
+          changes: [
+            {
+              book: 'book',
+              matchId: 7,
+              sportId: 29,
+              ts: NOW,
+              selections: changed,
+              removedMarketKeys: removed,
+              matchRemoved: false,
+              matchAdded: false,
+            },
+          ],
+          matches: [],
+          removedMatches: [],
+          sportsChanged: false,
+          leaguesChanged: [],
+        });
+        expect(publication?.frames[0].frame).toBe(serializeUpdateFrame(7, 29, NOW, changed, removed));
+        const markets = publication?.write.markets ?? [];
+        expect(markets.map((m) => [m.marketKey, m.selections])).toEqual([...groupByMarket(changed)]);
+        for (const market of markets) expect(market.selectionsJson).toBe(JSON.stringify(market.selections));
+      }),
+    );
   });
 });

@@ -1,8 +1,8 @@
-import { type CatalogMessage, type SportLeagues, updateFrame } from '../book/book-messages';
+import { type CatalogMessage, type SportLeagues, updateFrame, updateFrameText } from '../book/book-messages';
 import type { MatchFrame } from './book-change-publisher';
 import type { BookWrite, StoredMarket, StoredMatch } from '../book/book.repository';
 import type { BookDiff, IngestBook } from '../book/domain';
-import { groupByMarket } from '../book/domain/selection';
+import { groupByMarket, type Selection } from '../book/domain/selection';
 
 /** NATS payloads of one diff, in the order they must go out. */
 export interface BookPublication {
@@ -56,12 +56,29 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
       change.selections,
       change.removedMarketKeys,
     );
-    frames.push({ sportId: change.sportId, matchId: change.matchId, frame: JSON.stringify(update), update });
+    // Each market's selections are serialised once, for the frame and for its row alike.
+    const runs = marketRuns(change.selections);
+    const frame = runs
+      ? updateFrameText(
+          change.matchId,
+          change.sportId,
+          change.ts,
+          `[${runs.map((run) => run.json.slice(1, -1)).join(',')}]`,
+          change.removedMarketKeys,
+        )
+      : JSON.stringify(update);
+    frames.push({ sportId: change.sportId, matchId: change.matchId, frame, update });
     if (removedSet.has(change.matchId)) continue;
     const info = matchRows.get(change.matchId)?.info ?? book.match(change.matchId);
     if (info) matchRows.set(change.matchId, { info, ts: change.ts });
-    for (const [marketKey, selections] of groupByMarket(change.selections)) {
-      markets.push({ matchId: change.matchId, marketKey, version: selections[0].version, selections });
+    for (const run of runs ?? jsonOfGroups(change.selections)) {
+      markets.push({
+        matchId: change.matchId,
+        marketKey: run.key,
+        version: run.selections[0].version,
+        selections: run.selections,
+        selectionsJson: run.json,
+      });
     }
     for (const marketKey of change.removedMarketKeys)
       removedMarkets.push({ matchId: change.matchId, marketKey });
@@ -95,4 +112,47 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
       removedMarkets,
     },
   };
+}
+
+interface MarketRun {
+  readonly key: string;
+  readonly selections: Selection[];
+  /** `JSON.stringify(selections)`. */
+  readonly json: string;
+}
+
+/**
+ * The selections cut into one run per market, each serialised; undefined
+ * when a market's selections are not side by side (the frame's order could
+ * not be rebuilt from the runs). The ingest lists each market's selections
+ * together, so this is the rule, not the exception.
+ */
+function marketRuns(selections: readonly Selection[]): MarketRun[] | undefined {
+  const runs: MarketRun[] = [];
+  const seen = new Set<string>();
+  let current: Selection[] = [];
+  let key: string | undefined;
+  const close = () => {
+    if (key !== undefined) runs.push({ key, selections: current, json: JSON.stringify(current) });
+  };
+  for (const selection of selections) {
+    if (selection.market_key !== key) {
+      if (seen.has(selection.market_key)) return undefined;
+      close();
+      key = selection.market_key;
+      seen.add(key);
+      current = [];
+    }
+    current.push(selection);
+  }
+  close();
+  return runs;
+}
+
+function jsonOfGroups(selections: readonly Selection[]): MarketRun[] {
+  return [...groupByMarket(selections)].map(([key, group]) => ({
+    key,
+    selections: group,
+    json: JSON.stringify(group),
+  }));
 }

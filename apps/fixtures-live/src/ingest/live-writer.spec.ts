@@ -40,7 +40,7 @@ describe('a row of a live write statement', () => {
     const row = batchRow(7, { snapshotJson, stateJson: '{"seq":3}', seq: 3 });
     expect(JSON.parse(row)).toEqual({
       match_id: 7,
-      snapshot: JSON.parse(snapshotJson),
+      snapshot: { match_id: 7, home: 'A "B"', score: [1, 2] },
       upstream_state: { seq: 3 },
       seq: 3,
     });

@@ -85,15 +85,8 @@ export function positionFields(position: ChangePosition): string {
  * An `update` frame; with a position, as the stream sends it, without, as
  * the ingest publishes it (the position then travels in message headers).
  */
-export function serializeUpdateFrame(
-  matchId: number,
-  sportId: number,
-  ts: number,
-  selections: readonly Selection[],
-  removedMarketKeys: readonly string[],
-  position?: ChangePosition,
-): string {
-  return JSON.stringify(updateFrame(matchId, sportId, ts, selections, removedMarketKeys, position));
+export function serializeUpdateFrame(...frame: Parameters<typeof updateFrame>): string {
+  return JSON.stringify(updateFrame(...frame));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs';
+import { countParts } from '../../../../test/support/parts';
 import { drain, inParts, mapInParts, nextTurn } from './work-in-parts';
 
 function spin(ms: number): void {
@@ -39,16 +40,6 @@ describe('nextTurn', () => {
     expect(fired).toBe(true);
   });
 });
-
-/** How many times a parted computation yields, and what it returns. */
-function countParts<T>(parts: Generator<void, T, void>): { yields: number; value: T } {
-  let yields = 0;
-  for (;;) {
-    const step = parts.next();
-    if (step.done) return { yields, value: step.value };
-    yields++;
-  }
-}
 
 describe('mapInParts', () => {
   it('maps every item in order and yields between parts of `every` items', () => {

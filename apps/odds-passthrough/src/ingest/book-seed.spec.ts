@@ -1,6 +1,7 @@
 import type { StoredBook } from '../book/book.repository';
 import { aMatchup } from '../../../../test/odds-passthrough/sportsbook-factory';
 import type { MatchInfo } from '../book/book-messages';
+import { countParts } from '../../../../test/support/parts';
 import { seededBook } from './book-seed';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -30,16 +31,11 @@ describe('seededBook', () => {
       markets: [],
     };
     const recalled: number[] = [];
-    const parts = seededBook('book', stored, (_matchId, seq) => recalled.push(seq));
-    let yields = 0;
-    let step = parts.next();
-    while (!step.done) {
-      yields++;
-      step = parts.next();
-    }
+    const { yields, value: book } = countParts(
+      seededBook('book', stored, (_matchId, seq) => recalled.push(seq)),
+    );
     expect(yields).toBeGreaterThanOrEqual(3);
     expect(recalled).toEqual(ids.map((_, i) => i + 1));
-    const book = step.value;
     book.applySports([{ id: 29, name: 'Soccer' }], NOW);
     book.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);
     // A stored match listed again with the same fields is not announced again.

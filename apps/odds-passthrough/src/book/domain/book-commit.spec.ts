@@ -1,5 +1,6 @@
 import type { UpstreamMarket, UpstreamMatchup } from '../../upstream';
 import { aMatchup, aTotal } from '../../../../../test/odds-passthrough/sportsbook-factory';
+import { countParts } from '../../../../../test/support/parts';
 import type { BookDiff } from './book-diff';
 import { IngestBook } from './ingest-book';
 
@@ -103,15 +104,9 @@ describe('a full load indexed in parts', () => {
   }
 
   it('yields between parts and commits what beginFull commits', () => {
-    const parted = newBook().fullInParts(SOCCER, { leagues: LEAGUES, ...wideLoad() }, T0);
-    let yields = 0;
-    let step = parted.next();
-    while (!step.done) {
-      yields++;
-      step = parted.next();
-    }
-    expect(yields).toBeGreaterThanOrEqual(2);
+    const parted = countParts(newBook().fullInParts(SOCCER, { leagues: LEAGUES, ...wideLoad() }, T0));
+    expect(parted.yields).toBeGreaterThanOrEqual(2);
     const whole = newBook().beginFull(SOCCER, { leagues: LEAGUES, ...wideLoad() }, T0);
-    expect(merged([step.value.next()])).toEqual(merged([whole.next()]));
+    expect(merged([parted.value.next()])).toEqual(merged([whole.next()]));
   });
 });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { DataSource } from 'typeorm';
 import { NatsLink, type NatsState } from '@app/messaging';
+import { pingDatabase } from './database-ping';
 
 export interface DependencyReport {
   readonly database: 'up' | 'down';
@@ -15,6 +17,7 @@ export class DependencyHealth {
   constructor(
     private readonly database: TypeOrmHealthIndicator,
     private readonly nats: NatsLink,
+    private readonly dataSource: DataSource,
   ) {}
 
   async report(): Promise<DependencyReport> {
@@ -25,13 +28,13 @@ export class DependencyHealth {
     return report.database === 'up' && report.nats === 'connected';
   }
 
-  /** Whether PostgreSQL answers a ping within `timeoutMs`. */
+  /**
+   * Whether PostgreSQL answers a ping within `timeoutMs`. The ingest lease asks twice a second, so
+   * this pings the pool directly: terminus's indicator resolves its packages and the data source
+   * through `require` and the module graph on every call (a twentieth of a quiet poller's CPU).
+   */
   async databaseReachable(timeoutMs = DATABASE_PING_TIMEOUT_MS): Promise<boolean> {
-    try {
-      return await this.databaseUp(timeoutMs);
-    } catch {
-      return false;
-    }
+    return pingDatabase(this.dataSource, timeoutMs);
   }
 
   private async databaseUp(timeoutMs = DATABASE_PING_TIMEOUT_MS): Promise<boolean> {

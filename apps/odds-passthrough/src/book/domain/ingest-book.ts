@@ -1,4 +1,4 @@
-import type { UpstreamMarket, UpstreamMatchup, UpstreamPeriodLabel, UpstreamSport } from '../../upstream';
+import type { UpstreamMarket, UpstreamPeriodLabel, UpstreamSport } from '../../upstream';
 import { drain, type Parts } from '../../common/work-in-parts';
 import { BookCommit } from './book-commit';
 import type {
@@ -10,7 +10,7 @@ import type {
   MatchupsLoad,
   SeedMatch,
 } from './book-diff';
-import type { BookChange, MatchOdds } from './match-odds';
+import type { MatchOdds } from './match-odds';
 import {
   type BookPass,
   type HeldMarket,
@@ -24,19 +24,12 @@ import { HeldMatches } from './held-matches';
 import { IngestCatalog } from './ingest-catalog';
 import { MarketCutoffs } from './market-cutoffs';
 import { marketKeyOf } from './market-key';
-import { publishResolved, selectionsOf } from './market-publication';
-import { resolveMarket } from './market-resolution';
+import { selectionsOf } from './market-publication';
+import { MatchCommit } from './match-commit';
 import { PendingMarkets } from './pending-markets';
-import {
-  matchFields,
-  publicMatch,
-  sameMatchFields,
-  type PublicMatch,
-  type PublicMatchFields,
-} from './public-match';
+import type { PublicMatch } from './public-match';
 import type { Selection } from './selection';
 import { selectionsAt } from './selection-status';
-import { nextVersion } from './version';
 
 /** Markets indexed per part of a parted load: a few milliseconds of work. */
 const MARKETS_PER_PART = 5000;
@@ -49,13 +42,15 @@ const MARKETS_PER_PART = 5000;
  * I/O, time comes in as `now` (epoch ms); the ingest seeds it from BookRepository's rows.
  *
  * Work is proportional to what changed: markets are indexed by (matchup, book key) and a
- * market whose book version is unchanged is not resolved again.
+ * market whose book version is unchanged is not resolved again. This finds what a poll made
+ * dirty; MatchCommit resolves and versions it, a match at a time.
  */
 export class IngestBook {
   private readonly catalog = new IngestCatalog();
   private readonly held = new HeldMatches();
   private readonly pending = new PendingMarkets();
   private readonly cutoffs = new MarketCutoffs();
+  private readonly matchCommit: MatchCommit;
   /** Marks what one load listed, so whatever it did not list can be withdrawn. */
   private generation = 0;
 
@@ -63,6 +58,7 @@ export class IngestBook {
     readonly book: string,
     seed?: readonly SeedMatch[],
   ) {
+    this.matchCommit = new MatchCommit(book, this.catalog, this.cutoffs);
     if (seed) this.seed(seed);
   }
 
@@ -403,64 +399,7 @@ export class IngestBook {
       pass,
       sportsChanged,
       () => this.catalog.takeLeaguesChanged(),
-      (held, p, diff) => this.commitMatch(held, p, diff, now),
+      (held, p, diff) => this.matchCommit.commit(held, p, diff, now),
     );
-  }
-
-  private commitMatch(held: HeldMatch, p: MatchPass, diff: BookDiff, now: number): number {
-    if (p.removed) {
-      if (p.added) return 0;
-      held.ts = Math.max(held.ts, now);
-      diff.removedMatches.push({ id: held.id, sportId: held.sportId });
-      diff.changes.push(this.changeOf(held, p, []));
-      return 0;
-    }
-    const matchup = held.matchup;
-    if (matchup === undefined) return 0;
-    if (p.fieldsDirty || p.added) this.publishMatch(held, matchup, diff, now);
-    for (const market of p.dirty) this.publishMarket(held, market, matchup, p, now);
-    if (p.added || p.selections.length > 0 || p.removedKeys.size > 0) {
-      held.ts = Math.max(held.ts, now);
-      diff.changes.push(this.changeOf(held, p, p.selections));
-    }
-    return p.dirty.size;
-  }
-
-  private changeOf(held: HeldMatch, p: MatchPass, selections: Selection[]): BookChange {
-    return {
-      book: this.book,
-      matchId: held.id,
-      sportId: held.sportId,
-      ts: held.ts,
-      selections,
-      removedMarketKeys: [...p.removedKeys],
-      matchRemoved: p.removed,
-      matchAdded: p.added,
-    };
-  }
-
-  private publishMatch(held: HeldMatch, matchup: UpstreamMatchup, diff: BookDiff, now: number): void {
-    const fields: PublicMatchFields = matchFields(
-      held.sportId,
-      matchup,
-      this.catalog.leagueName(held.sportId, matchup.league_id),
-    );
-    if (held.published && !held.reannounce && sameMatchFields(held.published, fields)) return;
-    held.reannounce = false;
-    held.published = publicMatch(fields, nextVersion(held.published?.version, now));
-    diff.matches.push(held.published);
-  }
-
-  private publishMarket(
-    held: HeldMatch,
-    market: HeldMarket,
-    matchup: UpstreamMatchup,
-    p: MatchPass,
-    now: number,
-  ): void {
-    const resolved = resolveMarket(matchup, market.wire, this.catalog.labelsOf(held.sportId));
-    const locked = !resolved.open || now >= resolved.cutoffMs;
-    publishResolved(held, market, resolved, locked, p, now);
-    this.cutoffs.waitFor(market, locked ? undefined : resolved.cutoffMs);
   }
 }

@@ -5,7 +5,8 @@ import type { Selection } from './domain/selection';
 
 /*
  * What the odds ingest publishes on NATS for api replicas, and the `update`
- * frame it shares with the stream: the payload types and their serialisers.
+ * frame it shares with the stream: the payload types, their serialisers and
+ * the replicas' reading of an update frame.
  */
 
 /** Public sport object. */
@@ -146,4 +147,52 @@ export function rememberOwnFrame(bytes: Uint8Array, own: OwnFrame): void {
 /** The frame behind `bytes` when this process published them; undefined for anyone else's. */
 export function ownFrame(bytes: Uint8Array): OwnFrame | undefined {
   return ownFrames.get(bytes);
+}
+
+export interface ParsedFrame {
+  readonly match_id: number;
+  readonly sport_id: number;
+  readonly ts: number;
+  readonly selections: readonly Selection[];
+  readonly removed_market_keys: readonly string[];
+}
+
+/**
+ * An `update` frame as an api replica reads it from NATS. The ingest writes these frames; anything
+ * else on the subject is ignored rather than trusted.
+ */
+export function parseUpdateFrame(text: string): ParsedFrame | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const frame = value as Record<string, unknown>;
+  if (
+    frame.type !== 'update' ||
+    !Number.isInteger(frame.match_id) ||
+    !Number.isInteger(frame.sport_id) ||
+    !Number.isInteger(frame.ts) ||
+    !Array.isArray(frame.selections) ||
+    !Array.isArray(frame.removed_market_keys)
+  ) {
+    return undefined;
+  }
+  const selections = frame.selections as unknown[];
+  if (!selections.every(isSelection)) return undefined;
+  if (!(frame.removed_market_keys as unknown[]).every((key) => typeof key === 'string')) return undefined;
+  return frame as unknown as ParsedFrame;
+}
+
+function isSelection(value: unknown): value is Selection {
+  if (typeof value !== 'object' || value === null) return false;
+  const selection = value as Record<string, unknown>;
+  return (
+    typeof selection.market_key === 'string' &&
+    Number.isInteger(selection.version) &&
+    typeof selection.cutoff_at === 'string' &&
+    (selection.status === 'locked' || selection.status === 'unlocked')
+  );
 }

@@ -1,6 +1,7 @@
 import { serializeUpdateFrame } from './book-messages';
 import type { StoredBook } from './book.repository';
-import { type ParsedFrame, ReplicaBook } from './replica-book';
+import type { ParsedFrame } from './book-messages';
+import { ReplicaBook } from './replica-book';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
 

@@ -1,6 +1,12 @@
 import type { ChangePosition } from '@app/messaging';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
-import { positionedUpdateText, serializeUpdateFrame, UNLOGGED } from './book-messages';
+import {
+  type ParsedFrame,
+  parseUpdateFrame,
+  positionedUpdateText,
+  serializeUpdateFrame,
+  UNLOGGED,
+} from './book-messages';
 import type { StoredBook } from './book.repository';
 import { drain, type Parts } from '../common/work-in-parts';
 import { isFeedHealthy } from './domain/feed-health';
@@ -162,7 +168,7 @@ export class ReplicaBook {
    * position it has passed).
    */
   applyFrame(text: string, position: ChangePosition | null, parsed?: ParsedFrame): AppliedChange | undefined {
-    const frame = parsed ?? parseFrame(text);
+    const frame = parsed ?? parseUpdateFrame(text);
     if (!frame) return undefined;
     // A frame without selections for an unknown match is the tail of a removal already applied.
     if (frame.selections.length === 0 && !this.matchMap.has(frame.match_id)) return undefined;
@@ -376,49 +382,4 @@ function marketEntry(selections: readonly Selection[]): MarketEntry {
     cutoffMs: Date.parse(selections[0].cutoff_at),
     selections,
   };
-}
-
-export interface ParsedFrame {
-  readonly match_id: number;
-  readonly sport_id: number;
-  readonly ts: number;
-  readonly selections: readonly Selection[];
-  readonly removed_market_keys: readonly string[];
-}
-
-/** The ingest writes these frames; anything else on the subject is ignored rather than trusted. */
-function parseFrame(text: string): ParsedFrame | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const frame = value as Record<string, unknown>;
-  if (
-    frame.type !== 'update' ||
-    !Number.isInteger(frame.match_id) ||
-    !Number.isInteger(frame.sport_id) ||
-    !Number.isInteger(frame.ts) ||
-    !Array.isArray(frame.selections) ||
-    !Array.isArray(frame.removed_market_keys)
-  ) {
-    return undefined;
-  }
-  const selections = frame.selections as unknown[];
-  if (!selections.every(isSelection)) return undefined;
-  if (!(frame.removed_market_keys as unknown[]).every((key) => typeof key === 'string')) return undefined;
-  return frame as unknown as ParsedFrame;
-}
-
-function isSelection(value: unknown): value is Selection {
-  if (typeof value !== 'object' || value === null) return false;
-  const selection = value as Record<string, unknown>;
-  return (
-    typeof selection.market_key === 'string' &&
-    Number.isInteger(selection.version) &&
-    typeof selection.cutoff_at === 'string' &&
-    (selection.status === 'locked' || selection.status === 'unlocked')
-  );
 }

@@ -28,61 +28,66 @@ export type SendOutcome = 'sent' | 'queued' | 'overflow';
  * queue is past its bound, the caller is told to drop the client.
  */
 export class BufferedSender<M = unknown> {
-  private readonly queue: OutgoingQueue<M>;
-  private readonly afterWrite = (error?: Error): void => {
-    if (!error) this.pump();
-  };
+  /** Made when a frame first has to wait: a client that keeps up never needs one. */
+  private queue?: OutgoingQueue<M>;
+  /** Bound once, at the first write: a client never sent anything needs none. */
+  private afterWrite?: (error?: Error) => void;
   private overflowed = false;
 
   constructor(
     private readonly sink: FrameSink,
     private readonly limits: BufferLimits = DEFAULT_BUFFER_LIMITS,
-    conflate?: Conflate<M>,
+    private readonly conflate?: Conflate<M>,
     private readonly stats: StreamStats = new StreamStats(),
-  ) {
-    this.queue = new OutgoingQueue<M>(conflate);
-  }
+  ) {}
 
   get queuedFrames(): number {
-    return this.queue.length;
+    return this.queue?.length ?? 0;
   }
 
   get queuedBytes(): number {
-    return this.queue.bytes;
+    return this.queue?.bytes ?? 0;
   }
 
   send(frame: OutgoingFrame<M>): SendOutcome {
     if (this.overflowed) return 'overflow';
-    if (this.queue.length === 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
+    if (this.queuedFrames === 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
       this.write(frame);
       return 'sent';
     }
-    if (this.queue.push(frame)) this.stats.framesConflated += 1;
+    const queue = (this.queue ??= new OutgoingQueue<M>(this.conflate));
+    if (queue.push(frame)) this.stats.framesConflated += 1;
     this.pump();
-    if (this.queue.bytes > this.limits.maxQueuedBytes) {
+    if (queue.bytes > this.limits.maxQueuedBytes) {
       this.overflowed = true;
-      this.queue.clear();
+      queue.clear();
       return 'overflow';
     }
-    return this.queue.length === 0 ? 'sent' : 'queued';
+    return queue.length === 0 ? 'sent' : 'queued';
   }
 
   /** Drops what waits and refuses further frames: the client is being let go. */
   discard(): void {
     this.overflowed = true;
-    this.queue.clear();
+    this.queue?.clear();
   }
 
   /** Moves waiting frames to the socket while it has room; runs after every completed write. */
   pump(): void {
-    while (this.queue.length > 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
-      this.write(this.queue.shift() as OutgoingFrame<M>);
+    const queue = this.queue;
+    if (!queue) return;
+    while (queue.length > 0 && this.sink.bufferedAmount < this.limits.highWaterBytes) {
+      this.write(queue.shift() as OutgoingFrame<M>);
     }
   }
 
   private write(frame: OutgoingFrame<M>): void {
     this.stats.framesSent += 1;
     // Text frames from a shared Buffer: ws frames it without copying the payload.
-    this.sink.send(frame.data, { binary: false }, this.afterWrite);
+    this.sink.send(frame.data, { binary: false }, (this.afterWrite ??= this.written.bind(this)));
+  }
+
+  private written(error?: Error): void {
+    if (!error) this.pump();
   }
 }

@@ -1,5 +1,6 @@
 import type { StreamConnection } from './stream-connection';
-import type { StreamHandshake, StreamServer } from './stream-server';
+import type { StreamHandshake } from './stream-endpoint';
+import type { StreamServer } from './stream-server';
 
 /**
  * The server object `StreamAdapter.create` returns for one gateway, and so the
@@ -31,6 +32,7 @@ export class GatewayStream<P = unknown, M = unknown> {
         ? (name) => handshake.invalidParameter?.(name) ?? ''
         : undefined,
       connectionLimit: handshake.connectionLimit,
+      keyHeaders: handshake.keyHeaders,
     });
   }
 

@@ -5,19 +5,19 @@ import type { StreamConnection } from './stream-connection';
 /** The part of a connection the schedule uses: it sends and it closes. */
 class FakeConnection {
   readonly received: OutgoingFrame<unknown>[] = [];
-  private readonly closeListeners: (() => void)[] = [];
+  private readonly closeListeners: ((connection: StreamConnection<unknown, unknown>) => void)[] = [];
 
   send(frame: OutgoingFrame<unknown>): boolean {
     this.received.push(frame);
     return true;
   }
 
-  onClose(listener: () => void): void {
+  onClose(listener: (connection: StreamConnection<unknown, unknown>) => void): void {
     this.closeListeners.push(listener);
   }
 
   close(): void {
-    for (const listener of this.closeListeners) listener();
+    for (const listener of this.closeListeners) listener(this.asConnection);
   }
 
   get asConnection(): StreamConnection<unknown, unknown> {

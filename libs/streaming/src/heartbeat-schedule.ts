@@ -20,6 +20,8 @@ export function heartbeatParameter(url: string | undefined): number | undefined 
 interface Group<M> {
   readonly timer: NodeJS.Timeout;
   readonly members: Set<StreamConnection<unknown, M>>;
+  /** The close listener of every member: one function per group, not a closure per client. */
+  readonly leave: (connection: StreamConnection<unknown, M>) => void;
 }
 
 /**
@@ -39,11 +41,11 @@ export class HeartbeatSchedule<M> {
       const members = new Set<StreamConnection<unknown, M>>();
       const timer = setInterval(() => this.beat(members), periodMs);
       timer.unref();
-      group = { timer, members };
+      group = { timer, members, leave: (member) => this.remove(member, periodMs) };
       this.groups.set(periodMs, group);
     }
     group.members.add(connection);
-    connection.onClose(() => this.remove(connection, periodMs));
+    connection.onClose(group.leave);
   }
 
   /** Periods with at least one client, for tests and metrics. */

@@ -6,6 +6,7 @@ export * from './heartbeat-schedule';
 export * from './outgoing-queue';
 export * from './stream-adapter';
 export * from './stream-connection';
+export * from './stream-endpoint';
 export * from './stream-limits';
 export * from './stream-exception.filter';
 export * from './stream-server';

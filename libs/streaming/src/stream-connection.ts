@@ -1,4 +1,4 @@
-import type { RawData, WebSocket } from 'ws';
+import { type RawData, WebSocket } from 'ws';
 import { type BufferLimits, BufferedSender } from './buffered-sender';
 import type { Conflate, OutgoingFrame } from './outgoing-queue';
 import type { StreamStats } from './stream-stats';
@@ -47,6 +47,21 @@ export interface ConnectionOptions<P, M> {
   readonly stats?: StreamStats;
 }
 
+type CloseListener = (connection: StreamConnection<unknown, unknown>) => void;
+
+/**
+ * The server's WebSocket, holding what its event listeners work on: the
+ * listeners are then the same functions for every client, where closures of
+ * each client would cost every idle socket about 0.4 KiB of heap.
+ */
+export class StreamSocket extends WebSocket {
+  connection?: StreamConnection<unknown, unknown>;
+  /** Pings sent since the last pong. */
+  unansweredPings = 0;
+  textListener?: (text: string) => void;
+  closeListeners?: CloseListener[];
+}
+
 /**
  * One accepted client: who it is, a bounded writer in front of its socket and
  * the bookkeeping for protocol pings. It is the client object gateways receive
@@ -54,42 +69,27 @@ export interface ConnectionOptions<P, M> {
  */
 export class StreamConnection<P = unknown, M = unknown> {
   private readonly sender: BufferedSender<M>;
-  private readonly closeListeners: (() => void)[] = [];
-  private messageListener?: (text: string) => void;
-  /** Pings sent since the last pong. */
-  private unansweredPings = 0;
   /** Set once the client is let go for slowness (1013), so that happens once. */
   private lettingGo = false;
-
-  private readonly slow: SlowClientHooks<P, M>;
-  private readonly errorFrame: (message: string) => string;
 
   constructor(
     /** Replaced when the key is checked again and its grants have changed. */
     public principal: P,
-    private readonly socket: WebSocket,
-    options: ConnectionOptions<P, M>,
+    private readonly socket: StreamSocket,
+    /** Shared by every client of an endpoint. */
+    private readonly options: ConnectionOptions<P, M>,
   ) {
-    this.slow = options.slow;
-    this.errorFrame = options.errorFrame;
     this.sender = new BufferedSender<M>(
       new WireSink(socket),
       options.limits,
       options.conflate,
       options.stats,
     );
-    socket.on('pong', () => (this.unansweredPings = 0));
-    // Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works.
-    socket.on('message', (data) => this.messageListener?.(rawToText(data)));
-    // A protocol error (a frame over the limit, invalid UTF-8) arrives after `ws` has already sent
-    // its close frame: cutting the TCP connection now would reset it before the client reads the
-    // close code, so `ws` is left to finish the closing handshake and time it out.
-    socket.on('error', () => {
-      if (socket.readyState !== socket.CLOSING) socket.terminate();
-    });
-    socket.once('close', () => {
-      for (const listener of this.closeListeners.splice(0)) listener();
-    });
+    socket.connection = this as StreamConnection<unknown, unknown>;
+    socket.on('pong', heardPong);
+    socket.on('message', heardFrame);
+    socket.on('error', failed);
+    socket.on('close', closed);
   }
 
   get isOpen(): boolean {
@@ -102,11 +102,11 @@ export class StreamConnection<P = unknown, M = unknown> {
     const outcome = this.sender.send(frame);
     if (outcome === 'sent') {
       // A client that reads keeps its socket empty: only a frame the kernel did not take counts.
-      if (this.socket.bufferedAmount > 0) this.slow.onHeld(this, frame.data.length);
+      if (this.socket.bufferedAmount > 0) this.options.slow.onHeld(this, frame.data.length);
       return true;
     }
     if (outcome === 'queued') {
-      this.slow.onHeld(this, frame.data.length);
+      this.options.slow.onHeld(this, frame.data.length);
       return true;
     }
     this.dropForSlowness('client too slow: outgoing buffer full');
@@ -131,7 +131,7 @@ export class StreamConnection<P = unknown, M = unknown> {
     if (this.lettingGo) return;
     this.lettingGo = true;
     this.sender.discard();
-    this.slow.onDropped(this, reason);
+    this.options.slow.onDropped(this, reason);
     this.close(CloseCode.TryAgainLater, reason);
     const cut = setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS);
     cut.unref();
@@ -144,16 +144,26 @@ export class StreamConnection<P = unknown, M = unknown> {
 
   /** Tells the client why a frame of its own was not served; the socket stays open. */
   sendError(message: string): boolean {
-    return this.sendText(this.errorFrame(message));
+    return this.sendText(this.options.errorFrame(message));
   }
 
   onMessage(listener: (text: string) => void): void {
-    this.messageListener = listener;
+    this.socket.textListener = listener;
   }
 
-  onClose(listener: () => void): void {
-    if (this.socket.readyState === this.socket.CLOSED) listener();
-    else this.closeListeners.push(listener);
+  /**
+   * Runs `listener` once the socket has closed (now if it has). It gets the
+   * connection, so one function can serve every client.
+   */
+  onClose(listener: (connection: StreamConnection<P, M>) => void): void {
+    if (this.socket.readyState === this.socket.CLOSED) {
+      listener(this);
+      return;
+    }
+    // `concat` copies to an array of the exact length, where `push` would leave room for 16 more.
+    const listeners = this.socket.closeListeners;
+    const added = listener as CloseListener;
+    this.socket.closeListeners = listeners ? listeners.concat(added) : [added];
   }
 
   close(code: number, reason: string): void {
@@ -175,16 +185,43 @@ export class StreamConnection<P = unknown, M = unknown> {
    * otherwise it gets another ping. Returns false when the peer was dropped.
    */
   checkAlive(): boolean {
-    if (this.unansweredPings >= 2) {
+    if (this.socket.unansweredPings >= 2) {
       this.socket.terminate();
       return false;
     }
     if (this.isOpen) {
-      this.unansweredPings += 1;
+      this.socket.unansweredPings += 1;
       this.socket.ping();
     }
     return true;
   }
+}
+
+function heardPong(this: WebSocket): void {
+  (this as StreamSocket).unansweredPings = 0;
+}
+
+/** Binary frames are read as UTF-8 too, so a client library that sends JSON as binary still works. */
+function heardFrame(this: WebSocket, data: RawData): void {
+  (this as StreamSocket).textListener?.(rawToText(data));
+}
+
+/**
+ * A protocol error (a frame over the limit, invalid UTF-8) arrives after `ws` has already sent its
+ * close frame: cutting the TCP connection now would reset it before the client reads the close
+ * code, so `ws` is left to finish the closing handshake and time it out.
+ */
+function failed(this: WebSocket): void {
+  if (this.readyState !== this.CLOSING) this.terminate();
+}
+
+/** Listened to with `on`: `ws` emits `close` once, and `once` would add a wrapper per socket. */
+function closed(this: WebSocket): void {
+  const socket = this as StreamSocket;
+  const listeners = socket.closeListeners;
+  socket.closeListeners = undefined;
+  if (!listeners || !socket.connection) return;
+  for (const listener of listeners) listener(socket.connection);
 }
 
 function rawToText(data: RawData): string {

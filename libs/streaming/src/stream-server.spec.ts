@@ -7,6 +7,7 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import WebSocket from 'ws';
 import { waitFor } from '../../../test/support/wait-for';
 import type { StreamConnection } from './stream-connection';
+import type { HandshakeRequest } from './stream-endpoint';
 import { StreamServer } from './stream-server';
 
 interface Opened {
@@ -232,6 +233,34 @@ describe('StreamServer', () => {
     keyValid = false;
     await server.revalidate();
     await expect(code).resolves.toBe(1008);
+  });
+
+  it("checks keys again with the handshake's URL and only the headers the endpoint reads keys from", async () => {
+    const checked: HandshakeRequest[] = [];
+    server.register<string, unknown>({
+      path: '/v1/keyed',
+      authenticate: (request) => {
+        checked.push(request);
+        return Promise.resolve('principal');
+      },
+      reject: () => ({ status: 401, body: {} }),
+      accept: (connection) => accepted.push(connection),
+      errorFrame: (message) => JSON.stringify({ error: message }),
+      keyHeaders: ['x-api-key'],
+    });
+    const inHeader = await open(`${base}/v1/keyed?from=header`, {
+      headers: { 'x-api-key': 'good', 'user-agent': 'probe' },
+    });
+    const inUrl = await open(`${base}/v1/keyed?key=good`, { headers: { 'user-agent': 'probe' } });
+    await waitFor(() => accepted.length === 2, { timeoutMs: 2000 });
+    checked.length = 0;
+    await server.revalidate();
+    expect(checked.map(({ url, headers }) => ({ url, headers: { ...headers } }))).toEqual([
+      { url: '/v1/keyed?from=header', headers: { 'x-api-key': 'good' } },
+      { url: '/v1/keyed?key=good', headers: {} },
+    ]);
+    inHeader.socket.close();
+    inUrl.socket.close();
   });
 
   it('closes every client with 1001 at shutdown', async () => {

@@ -12,16 +12,22 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { type Server as WsServer, WebSocketServer } from 'ws';
 import { closeGently, rawJsonAnswer, serveAsPlainRequest } from '@app/http-edge';
 import { redactKeys } from '@app/observability';
-import { type BufferLimits, DEFAULT_BUFFER_LIMITS } from './buffered-sender';
+import { DEFAULT_BUFFER_LIMITS } from './buffered-sender';
 import { clientsOverBudget } from './buffer-budget';
 import { asksForWebSocket, handshakeProblem } from './handshake-check';
+import { keptRequest, pathOf } from './handshake-request';
 import { CONNECTION_LIMIT_REACHED } from './stream-limits';
 import { HeartbeatSchedule, heartbeatParameter } from './heartbeat-schedule';
-import type { Conflate, OutgoingFrame } from './outgoing-queue';
-import { CloseCode, StreamConnection } from './stream-connection';
+import { CloseCode, type ConnectionOptions, StreamConnection, StreamSocket } from './stream-connection';
+import type {
+  ConnectionLimit,
+  HandshakeRejection,
+  HandshakeRequest,
+  StreamEndpoint,
+} from './stream-endpoint';
 import { StreamStats } from './stream-stats';
 
 export const STREAMING_OPTIONS = Symbol('STREAMING_OPTIONS');
@@ -54,67 +60,6 @@ const BUDGET_CHECK_MS = 100;
  */
 const BUDGET_SLACK_SHARE = 1 / 8;
 
-/** The HTTP answer to a handshake that may not be upgraded. */
-export interface HandshakeRejection {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/**
- * What a client's key is read from, at the handshake and again at every re-check. Only these two
- * fields are kept per open socket: the whole handshake request (its stream state, raw headers,
- * parser links) would cost each idle socket about 0.6 KiB of heap for nothing.
- */
-export type HandshakeRequest = Pick<IncomingMessage, 'url' | 'headers'>;
-
-/** What an endpoint decides about its clients before and after the upgrade. */
-export interface StreamHandshake<P, M = unknown> {
-  /** Runs before the upgrade, and again whenever keys change; resolves the client's principal or throws. */
-  authenticate(request: HandshakeRequest): Promise<P>;
-  /** Renders a failed authentication as the app's HTTP error. */
-  reject(error: unknown): HandshakeRejection;
-  /** Merges a newer pending frame into an older one of the same key; default: keep the newer. */
-  readonly conflate?: Conflate<M>;
-  readonly limits?: BufferLimits;
-  /** Subscriptions currently held on this endpoint, for the metrics endpoint. */
-  subscriptionCount?(): number;
-  /**
-   * Heartbeat frames: every `defaultMs` (none when absent) unless the client
-   * asks for another period with `heartbeat_ms` on the stream URL.
-   */
-  readonly heartbeat?: StreamHeartbeat<M>;
-  /** The app's text for a handshake query parameter that cannot be served (answered with 400). */
-  invalidParameter?(name: string): string;
-  /** Open sockets one key may hold on this server; see ConnectionLimit. */
-  readonly connectionLimit?: ConnectionLimit<P>;
-}
-
-/** A WebSocket endpoint on the application's HTTP port. */
-export interface StreamEndpoint<P, M = unknown> extends StreamHandshake<P, M> {
-  /** Exact request path, for example `/v1/stream`. */
-  readonly path: string;
-  /** Takes over an accepted client. */
-  accept(connection: StreamConnection<P, M>): void;
-  /** The app's error frame around a message (`StreamConnection.sendError`). */
-  errorFrame(message: string): string;
-}
-
-/**
- * At most `max` open sockets per key on this server, every endpoint counted
- * together (so per key per service on each replica); one more is refused
- * before the upgrade with 429 in the endpoint's error shape.
- */
-export interface ConnectionLimit<P> {
-  readonly max: number;
-  keyOf(principal: P): string;
-}
-
-export interface StreamHeartbeat<M> {
-  readonly defaultMs?: number;
-  /** The beat of the moment, built once for every client of the same period. */
-  frame(): OutgoingFrame<M>;
-}
-
 /**
  * Serves any number of WebSocket endpoints on the Nest HTTP server: one
  * `upgrade` listener dispatches by path, the key is checked before the
@@ -125,17 +70,15 @@ export interface StreamHeartbeat<M> {
 export class StreamServer implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(StreamServer.name);
   private readonly options: Required<StreamingOptions>;
-  private readonly endpoints = new Map<string, StreamEndpoint<unknown, unknown>>();
-  private readonly stats = new Map<string, StreamStats>();
-  private readonly heartbeats = new Map<string, HeartbeatSchedule<unknown>>();
-  /** Each open client with the endpoint and handshake request its key is checked against again. */
-  private readonly connections = new Map<
-    StreamConnection<unknown, unknown>,
-    { endpoint: StreamEndpoint<unknown, unknown>; request: HandshakeRequest }
-  >();
+  private readonly endpoints = new Map<string, Served>();
+  /**
+   * Each open client with the handshake request its key is checked against again; its endpoint is
+   * the one at the request's path, so no client keeps a record of its own.
+   */
+  private readonly connections = new Map<StreamConnection<unknown, unknown>, HandshakeRequest>();
   /** Sockets per key, counted from the moment a handshake passes until its TCP connection closes. */
   private readonly socketsPerKey = new Map<string, number>();
-  private readonly wss: WebSocketServer;
+  private readonly wss: WsServer<typeof StreamSocket>;
   private server?: Server;
   private pingTimer?: NodeJS.Timeout;
   private stopping = false;
@@ -145,13 +88,18 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     void this.handleUpgrade(request, socket, head);
   };
+  /** One close listener for every client. */
+  private readonly forget = (connection: StreamConnection<unknown, unknown>): void => {
+    this.connections.delete(connection);
+  };
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(STREAMING_OPTIONS) options?: StreamingOptions,
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.wss = new WebSocketServer({
+    this.wss = new WebSocketServer<typeof StreamSocket>({
+      WebSocket: StreamSocket,
       noServer: true,
       clientTracking: false,
       perMessageDeflate: false,
@@ -163,12 +111,28 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   register<P, M>(endpoint: StreamEndpoint<P, M>): void {
     if (this.endpoints.has(endpoint.path))
       throw new Error(`stream endpoint ${endpoint.path} registered twice`);
-    this.endpoints.set(endpoint.path, endpoint as unknown as StreamEndpoint<unknown, unknown>);
-    this.stats.set(endpoint.path, new StreamStats());
+    const served = endpoint as unknown as StreamEndpoint<unknown, unknown>;
+    const stats = new StreamStats();
     const heartbeat = endpoint.heartbeat;
-    if (heartbeat) {
-      this.heartbeats.set(endpoint.path, new HeartbeatSchedule<unknown>(() => heartbeat.frame()));
-    }
+    this.endpoints.set(endpoint.path, {
+      endpoint: served,
+      stats,
+      heartbeats: heartbeat && new HeartbeatSchedule<unknown>(() => heartbeat.frame()),
+      // Built once per endpoint and shared by its clients, not once per client.
+      connectionOptions: {
+        limits: endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
+        conflate: served.conflate,
+        errorFrame: (message) => served.errorFrame(message),
+        slow: {
+          onHeld: (_connection, bytes) => this.noteHeld(bytes),
+          onDropped: (_connection, reason) => {
+            stats.closedSlow += 1;
+            this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);
+          },
+        },
+        stats,
+      },
+    });
     if (!this.server) this.attach();
   }
 
@@ -176,16 +140,17 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   report(): { path: string; open: number; heldBytes: number; subscriptions: number; stats: StreamStats }[] {
     const open = new Map<string, number>();
     const held = new Map<string, number>();
-    for (const [connection, { endpoint }] of this.connections) {
-      open.set(endpoint.path, (open.get(endpoint.path) ?? 0) + 1);
-      held.set(endpoint.path, (held.get(endpoint.path) ?? 0) + connection.heldBytes);
+    for (const [connection, request] of this.connections) {
+      const path = pathOf(request.url);
+      open.set(path, (open.get(path) ?? 0) + 1);
+      held.set(path, (held.get(path) ?? 0) + connection.heldBytes);
     }
-    return [...this.endpoints.values()].map((endpoint) => ({
+    return [...this.endpoints.values()].map(({ endpoint, stats }) => ({
       path: endpoint.path,
       open: open.get(endpoint.path) ?? 0,
       heldBytes: held.get(endpoint.path) ?? 0,
       subscriptions: endpoint.subscriptionCount?.() ?? 0,
-      stats: this.stats.get(endpoint.path) ?? new StreamStats(),
+      stats,
     }));
   }
 
@@ -206,7 +171,9 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
    */
   async revalidate(): Promise<void> {
     await Promise.all(
-      [...this.connections].map(async ([connection, { endpoint, request }]) => {
+      [...this.connections].map(async ([connection, request]) => {
+        const endpoint = this.endpoints.get(pathOf(request.url))?.endpoint;
+        if (!endpoint) return;
         try {
           connection.principal = await endpoint.authenticate(request);
         } catch (error) {
@@ -246,7 +213,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
-    for (const schedule of this.heartbeats.values()) schedule.stop();
+    for (const { heartbeats } of this.endpoints.values()) heartbeats?.stop();
     clearTimeout(this.budgetCheck);
     this.server?.off('upgrade', this.onUpgrade);
     const open = [...this.connections.keys()];
@@ -281,7 +248,7 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     this.server.on('upgrade', this.onUpgrade);
     // Whatever the checks in handleUpgrade let through and the WebSocket library still refuses.
     this.wss.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
-      const endpoint = this.endpoints.get(pathOf(request.url));
+      const endpoint = this.endpoints.get(pathOf(request.url))?.endpoint;
       if (!endpoint) return socket.destroy();
       refuse(
         socket,
@@ -296,13 +263,14 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   }
 
   private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    socket.on('error', () => socket.destroy());
-    const endpoint = this.endpoints.get(pathOf(request.url));
-    if (!endpoint || !asksForWebSocket(request.headers)) {
+    socket.on('error', destroyOnError);
+    const served = this.endpoints.get(pathOf(request.url));
+    if (!served || !asksForWebSocket(request.headers)) {
       // Another listener may own this path; answer only when nobody else will.
       if (!this.server || this.server.listenerCount('upgrade') > 1) return;
       return serveAsPlainRequest(this.server, request, socket);
     }
+    const endpoint = served.endpoint;
     const shuttingDown = () => endpoint.reject(new ServiceUnavailableException('server shutting down'));
     if (this.stopping) return refuse(socket, shuttingDown());
     const problem = handshakeProblem(request);
@@ -333,40 +301,25 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     if (endpoint.connectionLimit && !this.holdSocketForKey(endpoint.connectionLimit, principal, socket)) {
       return refuse(socket, endpoint.reject(new HttpException(CONNECTION_LIMIT_REACHED, 429)));
     }
-    const handshake: HandshakeRequest = { url: request.url, headers: request.headers };
-    this.wss.handleUpgrade(request, socket, head, (ws) =>
-      this.open(endpoint, principal, ws, handshake, heartbeatMs),
-    );
+    const handshake = keptRequest(request, endpoint.keyHeaders);
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      // `ws` handles the socket's errors from here on.
+      socket.off('error', destroyOnError);
+      this.open(served, principal, ws, handshake, heartbeatMs);
+    });
   }
 
-  /**
-   * A method of its own, not a closure inside `handleUpgrade`: the closures a connection keeps for
-   * its life would otherwise share that function's scope, and with it the handshake request.
-   */
   private open(
-    endpoint: StreamEndpoint<unknown, unknown>,
+    { endpoint, connectionOptions, heartbeats }: Served,
     principal: unknown,
-    ws: WebSocket,
+    ws: StreamSocket,
     handshake: HandshakeRequest,
     heartbeatMs: number | undefined,
   ): void {
-    const stats = this.stats.get(endpoint.path);
-    const connection = new StreamConnection(principal, ws, {
-      limits: endpoint.limits ?? DEFAULT_BUFFER_LIMITS,
-      conflate: endpoint.conflate,
-      errorFrame: (message) => endpoint.errorFrame(message),
-      slow: {
-        onHeld: (_connection, bytes) => this.noteHeld(bytes),
-        onDropped: (_connection, reason) => {
-          if (stats) stats.closedSlow += 1;
-          this.logger.warn(`Closed a slow ${endpoint.path} client (1013): ${reason}`);
-        },
-      },
-      stats,
-    });
-    this.connections.set(connection, { endpoint, request: handshake });
-    connection.onClose(() => this.connections.delete(connection));
-    if (heartbeatMs !== undefined) this.heartbeats.get(endpoint.path)?.add(connection, heartbeatMs);
+    const connection = new StreamConnection(principal, ws, connectionOptions);
+    this.connections.set(connection, handshake);
+    connection.onClose(this.forget);
+    if (heartbeatMs !== undefined) heartbeats?.add(connection, heartbeatMs);
     try {
       endpoint.accept(connection);
     } catch (error) {
@@ -385,7 +338,8 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
     const held = this.socketsPerKey.get(key) ?? 0;
     if (held >= limit.max) return false;
     this.socketsPerKey.set(key, held + 1);
-    socket.once('close', () => {
+    // A TCP socket emits `close` once: `once` would add a wrapper per socket for nothing.
+    socket.on('close', () => {
       const left = (this.socketsPerKey.get(key) ?? 1) - 1;
       if (left > 0) this.socketsPerKey.set(key, left);
       else this.socketsPerKey.delete(key);
@@ -394,10 +348,17 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   }
 }
 
-function pathOf(url: string | undefined): string {
-  if (!url) return '';
-  const queryStart = url.indexOf('?');
-  return queryStart < 0 ? url : url.slice(0, queryStart);
+/** An endpoint with what its clients share. */
+interface Served {
+  readonly endpoint: StreamEndpoint<unknown, unknown>;
+  readonly stats: StreamStats;
+  readonly heartbeats?: HeartbeatSchedule<unknown>;
+  readonly connectionOptions: ConnectionOptions<unknown, unknown>;
+}
+
+/** The `error` listener of a socket until `ws` takes it over; one function for every socket. */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
 }
 
 /** Answers a handshake that is not upgraded, in the endpoint's error shape, and closes the connection. */

@@ -8,7 +8,7 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import { allOf, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
+import { allOf, API_KEY_HEADER, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
 import {
   frameValidationPipe,
   type GatewayStream,
@@ -48,6 +48,7 @@ export class LiveStreamGateway
   afterInit(stream: GatewayStream<Principal, LiveFrameMeta>): void {
     stream.serve({
       authenticate: (request) => this.auth.authenticateUpgrade(request, STREAM_ACCESS),
+      keyHeaders: [API_KEY_HEADER],
       reject: (error) => this.reject(error),
       conflate: conflateLiveFrames,
       subscriptionCount: () => this.live.subscriptions.subscriptionCount,

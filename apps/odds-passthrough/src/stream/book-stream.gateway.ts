@@ -9,7 +9,7 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import { allOf, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
+import { allOf, API_KEY_HEADER, AuthService, type Principal, Scope, toErrorResponse } from '@app/auth';
 import { Clock } from '@app/clock';
 import {
   frameValidationPipe,
@@ -63,6 +63,7 @@ export function createBookGateway(book: BookConfig): Type {
     afterInit(stream: GatewayStream<Principal, BookFrameMeta>): void {
       stream.serve({
         authenticate: (request) => this.auth.authenticateUpgrade(request, access),
+        keyHeaders: [API_KEY_HEADER],
         reject: (error) => this.reject(error),
         conflate: conflateBookFrames,
         subscriptionCount: () => this.subscriptions.subscriptionCount,

@@ -2,7 +2,7 @@ import type { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
 import { mayFollowAnother, SUBSCRIPTION_LIMIT_REACHED } from '@app/streaming';
 import type { LiveMatchDirectory, VisibleMatch } from '../live/live-match-directory';
-import { errorFrameText, type LiveFrame, liveFrame } from './live-frames';
+import { errorFrameText, type LiveFrame, liveFrame, type LiveOp } from './live-frames';
 import { payloadText } from './payload-text';
 
 /** A connected client as the subscriptions see it (a StreamConnection in production). */
@@ -48,10 +48,19 @@ export interface FollowOptions {
   readonly conflateMs?: number;
 }
 
+/** Frames of one state, built for its first recipient and shared by every other one. */
+type StateFrames = Partial<Record<LiveOp, LiveFrame>>;
+
 interface Channel {
   readonly matchId: number;
   /** The latest state; null until the match has gone live. */
   latest: Latest | null;
+  /**
+   * Frames of `latest` for clients subscribing after it was published: they share one snapshot,
+   * not a Buffer each for the same bytes. The publish's own frames are not kept here, so a match
+   * nobody subscribes to holds no frame between its changes.
+   */
+  latestFrames: StateFrames;
   readonly subscribers: Map<LiveSubscriber, SubscriberState>;
 }
 
@@ -64,7 +73,7 @@ interface Channel {
  */
 export class LiveSubscriptions {
   private readonly channels = new Map<number, Channel>();
-  private readonly bySubscriber = new Map<LiveSubscriber, Set<number>>();
+  private readonly bySubscriber = new Map<LiveSubscriber, Followed>();
 
   constructor(
     private readonly directory: LiveMatchDirectory,
@@ -82,7 +91,7 @@ export class LiveSubscriptions {
   /** Subscriptions held on this replica, one per client and match. */
   get subscriptionCount(): number {
     let count = 0;
-    for (const matches of this.bySubscriber.values()) count += matches.size;
+    for (const matches of this.bySubscriber.values()) count += followedCount(matches);
     return count;
   }
 
@@ -93,7 +102,7 @@ export class LiveSubscriptions {
    */
   async subscribe(subscriber: LiveSubscriber, matchId: number, options: FollowOptions = {}): Promise<void> {
     const held = this.bySubscriber.get(subscriber);
-    if (!mayFollowAnother(held?.size ?? 0, held?.has(matchId) ?? false, this.maxPerSubscriber)) {
+    if (!mayFollowAnother(followedCount(held), followsMatch(held, matchId), this.maxPerSubscriber)) {
       subscriber.sendText(errorFrameText(SUBSCRIPTION_LIMIT_REACHED));
       return;
     }
@@ -107,7 +116,9 @@ export class LiveSubscriptions {
 
   unsubscribe(subscriber: LiveSubscriber, matchId: number): void {
     this.leave(subscriber, matchId);
-    this.bySubscriber.get(subscriber)?.delete(matchId);
+    const held = this.bySubscriber.get(subscriber);
+    if (held === matchId) this.bySubscriber.delete(subscriber);
+    else if (typeof held === 'object') held.delete(matchId);
   }
 
   /** A new state of a match, as published by the ingest (the exact snapshot JSON) with its position. */
@@ -116,14 +127,16 @@ export class LiveSubscriptions {
     if (!channel || !isNewer(position, payload, channel.latest)) return;
     const latest = { payload, position };
     channel.latest = latest;
-    const frames: Partial<Record<'snapshot' | 'update', LiveFrame>> = {};
+    channel.latestFrames = {};
+    const frames: StateFrames = {};
     for (const [subscriber, state] of channel.subscribers) {
       if (!state.replaying) this.deliver(subscriber, state, matchId, latest, frames);
     }
   }
 
   disconnect(subscriber: LiveSubscriber): void {
-    for (const matchId of this.bySubscriber.get(subscriber) ?? []) this.leave(subscriber, matchId);
+    const held = this.bySubscriber.get(subscriber);
+    for (const matchId of typeof held === 'number' ? [held] : (held ?? [])) this.leave(subscriber, matchId);
     this.bySubscriber.delete(subscriber);
   }
 
@@ -159,12 +172,13 @@ export class LiveSubscriptions {
       // A change heard while reading is newer than the stored state.
       if (stored !== null && channel.latest === null) {
         channel.latest = { payload: stored.data, position: stored.position };
+        channel.latestFrames = {};
       }
     }
     // A Test at stumps sends nothing until play resumes; the resumed state is then this client's snapshot.
     if (match.closeOfPlay) return;
     if (!state || state.started || channel.latest === null || !subscriber.isOpen) return;
-    this.deliver(subscriber, state, matchId, channel.latest, {});
+    this.deliver(subscriber, state, matchId, channel.latest, channel.latestFrames);
   }
 
   /**
@@ -207,7 +221,7 @@ export class LiveSubscriptions {
       if (changes.length === 0 || heard <= from) {
         // What this replica heard live but the log had not yet returned goes out now.
         if (channel.latest && heard > state.sentSeq)
-          this.sendLatest(subscriber, state, match.id, channel.latest, {});
+          this.sendLatest(subscriber, state, match.id, channel.latest, channel.latestFrames);
         return true;
       }
     }
@@ -219,7 +233,7 @@ export class LiveSubscriptions {
     state: SubscriberState,
     matchId: number,
     latest: Latest,
-    shared: Partial<Record<'snapshot' | 'update', LiveFrame>>,
+    shared: StateFrames,
   ): void {
     if (state.conflateMs > 0) {
       const now = this.now();
@@ -252,8 +266,8 @@ export class LiveSubscriptions {
     state: SubscriberState,
     matchId: number,
     latest: Latest,
-    shared: Partial<Record<'snapshot' | 'update', LiveFrame>>,
-    op: 'snapshot' | 'update' = state.started ? 'update' : 'snapshot',
+    shared: StateFrames,
+    op: LiveOp = state.started ? 'update' : 'snapshot',
   ): void {
     const position = latest.position ?? UNLOGGED;
     if (state.started && latest.position && position.seq <= state.sentSeq) return;
@@ -265,7 +279,7 @@ export class LiveSubscriptions {
   private follow(subscriber: LiveSubscriber, matchId: number, conflateMs: number): Channel {
     let channel = this.channels.get(matchId);
     if (!channel) {
-      channel = { matchId, latest: null, subscribers: new Map() };
+      channel = { matchId, latest: null, latestFrames: {}, subscribers: new Map() };
       this.channels.set(matchId, channel);
     }
     // Subscribing again asks for a fresh snapshot.
@@ -277,12 +291,10 @@ export class LiveSubscriptions {
       conflateMs,
       windowEnds: 0,
     });
-    let matches = this.bySubscriber.get(subscriber);
-    if (!matches) {
-      matches = new Set();
-      this.bySubscriber.set(subscriber, matches);
-    }
-    matches.add(matchId);
+    const held = this.bySubscriber.get(subscriber);
+    if (held === undefined) this.bySubscriber.set(subscriber, matchId);
+    else if (typeof held === 'object') held.add(matchId);
+    else if (held !== matchId) this.bySubscriber.set(subscriber, new Set([held, matchId]));
     return channel;
   }
 
@@ -293,6 +305,18 @@ export class LiveSubscriptions {
     channel.subscribers.delete(subscriber);
     if (channel.subscribers.size === 0) this.channels.delete(matchId);
   }
+}
+
+/** The matches of one subscriber: most follow a single match, which needs no Set. */
+type Followed = number | Set<number>;
+
+function followedCount(matches: Followed | undefined): number {
+  if (matches === undefined) return 0;
+  return typeof matches === 'number' ? 1 : matches.size;
+}
+
+function followsMatch(matches: Followed | undefined, matchId: number): boolean {
+  return typeof matches === 'number' ? matches === matchId : (matches?.has(matchId) ?? false);
 }
 
 /**

@@ -149,7 +149,11 @@ export function ownFrame(bytes: Uint8Array): OwnFrame | undefined {
   return ownFrames.get(bytes);
 }
 
-export interface ParsedFrame {
+/**
+ * The body of an `update` frame: one match's change as the ingest publishes it and a replica
+ * reads it; the stream keeps it beside its bytes to merge a slow client's updates.
+ */
+export interface MatchUpdate {
   readonly match_id: number;
   readonly sport_id: number;
   readonly ts: number;
@@ -161,7 +165,7 @@ export interface ParsedFrame {
  * An `update` frame as an api replica reads it from NATS. The ingest writes these frames; anything
  * else on the subject is ignored rather than trusted.
  */
-export function parseUpdateFrame(text: string): ParsedFrame | undefined {
+export function parseUpdateFrame(text: string): MatchUpdate | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -183,7 +187,7 @@ export function parseUpdateFrame(text: string): ParsedFrame | undefined {
   const selections = frame.selections as unknown[];
   if (!selections.every(isSelection)) return undefined;
   if (!(frame.removed_market_keys as unknown[]).every((key) => typeof key === 'string')) return undefined;
-  return frame as unknown as ParsedFrame;
+  return frame as unknown as MatchUpdate;
 }
 
 function isSelection(value: unknown): value is Selection {

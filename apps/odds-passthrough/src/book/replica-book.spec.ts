@@ -1,6 +1,6 @@
 import { serializeUpdateFrame } from './book-messages';
 import type { StoredBook } from './book.repository';
-import type { ParsedFrame } from './book-messages';
+import type { MatchUpdate } from './book-messages';
 import { ReplicaBook } from './replica-book';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
@@ -197,7 +197,7 @@ describe('ReplicaBook', () => {
     ];
     frames.forEach((text, i) => {
       const position = { seq: 10 + i, prevSeq: i === 0 ? null : 9 + i };
-      const parsed = JSON.parse(text) as ParsedFrame;
+      const parsed = JSON.parse(text) as MatchUpdate;
       expect(fromObject.applyFrame(text, position, parsed)).toEqual(fromText.applyFrame(text, position));
     });
     expect(fromObject.snapshot(1, BEFORE)).toEqual(fromText.snapshot(1, BEFORE));

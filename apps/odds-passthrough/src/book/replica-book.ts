@@ -1,7 +1,7 @@
 import type { ChangePosition } from '@app/messaging';
 import type { CatalogMessage, FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo } from './book-messages';
 import {
-  type ParsedFrame,
+  type MatchUpdate,
   parseUpdateFrame,
   positionedUpdateText,
   serializeUpdateFrame,
@@ -167,7 +167,7 @@ export class ReplicaBook {
    * it held nothing new (a replay of what the replica already had, or a
    * position it has passed).
    */
-  applyFrame(text: string, position: ChangePosition | null, parsed?: ParsedFrame): AppliedChange | undefined {
+  applyFrame(text: string, position: ChangePosition | null, parsed?: MatchUpdate): AppliedChange | undefined {
     const frame = parsed ?? parseUpdateFrame(text);
     if (!frame) return undefined;
     // A frame without selections for an unknown match is the tail of a removal already applied.

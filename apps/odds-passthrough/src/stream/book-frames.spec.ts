@@ -1,11 +1,6 @@
+import type { MatchUpdate } from '../book/book-messages';
 import type { Selection } from '../book/domain/selection';
-import {
-  conflateBookFrames,
-  heartbeatFrame,
-  type MatchUpdate,
-  snapshotFrame,
-  updateFrame,
-} from './book-frames';
+import { conflateBookFrames, heartbeatFrame, snapshotFrame, updateFrame } from './book-frames';
 
 function selection(market: string, version: number, bet = 'Home'): Selection {
   return {

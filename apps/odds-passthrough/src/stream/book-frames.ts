@@ -1,17 +1,8 @@
 import type { ChangePosition } from '@app/messaging';
 import { deferredFrame, encodeFrame, frameBytes, type OutgoingFrame } from '@app/streaming';
-import { positionFields } from '../book/book-messages';
+import { type MatchUpdate, positionFields } from '../book/book-messages';
 import type { MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
-
-/** The body of an `update` frame, kept beside its bytes so a slow client's updates can be merged. */
-export interface MatchUpdate {
-  readonly match_id: number;
-  readonly sport_id: number;
-  readonly ts: number;
-  readonly selections: readonly Selection[];
-  readonly removed_market_keys: readonly string[];
-}
 
 /** Every frame of a match carries the position of the newest change it includes. */
 export type BookFrameMeta =

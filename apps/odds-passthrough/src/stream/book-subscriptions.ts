@@ -1,13 +1,13 @@
 import type { Principal } from '@app/auth';
 import type { ChangePosition, LoggedChange } from '@app/messaging';
 import { mayFollowAnother, SUBSCRIPTION_LIMIT_REACHED } from '@app/streaming';
+import type { MatchUpdate } from '../book/book-messages';
 import type { BookReadPort } from '../book/book-read-port';
 import type { BookChange } from '../book/domain/match-odds';
 import {
   type BookFrame,
   errorFrameText,
   heartbeatFrame,
-  type MatchUpdate,
   replayedFrame,
   snapshotFrame,
   updateFrame,

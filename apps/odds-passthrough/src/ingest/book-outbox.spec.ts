@@ -42,6 +42,8 @@ describe('BookOutbox', () => {
   let emitted: Map<string, Uint8Array>;
   /** While set, records of publications wait until it is called (a slow PostgreSQL). */
   let recordsWait: Promise<void> | undefined;
+  /** While set, the rows of publications wait until it is called. */
+  let rowsWait: Promise<void> | undefined;
 
   beforeEach(() => {
     trace = [];
@@ -49,6 +51,7 @@ describe('BookOutbox', () => {
     leading = true;
     published = [];
     recordsWait = undefined;
+    rowsWait = undefined;
     let seq = 0;
     let gen = 40;
     const refuseOr = <T>(what: string, write: () => T): Promise<T> => {
@@ -61,7 +64,10 @@ describe('BookOutbox', () => {
       return Promise.resolve(write());
     };
     const repository = {
-      write: (_book: string, write: BookWrite) => refuseOr(describeWrite(write), () => ++gen),
+      write: (_book: string, write: BookWrite) => {
+        const store = () => refuseOr(describeWrite(write), () => ++gen);
+        return rowsWait ? rowsWait.then(store) : store();
+      },
       writePublished: async (_book: string, at: number, record: PublishedWrite) => {
         await recordsWait;
         return refuseOr(describePublished(record), () => void published.push({ gen: at, published: record }));
@@ -141,6 +147,35 @@ describe('BookOutbox', () => {
     expect(published.map((record) => record.published.positions)).toEqual([
       [{ matchId: 7, seq: 1, prevSeq: null }],
     ]);
+  });
+
+  it('tells a parted load when at most so many publications are still to store and publish', async () => {
+    let rowsGo!: () => void;
+    rowsWait = new Promise((resolve) => (rowsGo = resolve));
+    outbox.start();
+    for (const matchId of [7, 8, 9]) outbox.send(publication(matchId));
+    let caughtUp = false;
+    const waiting = outbox.caughtUp(1).then(() => (caughtUp = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(caughtUp).toBe(false);
+    rowsGo();
+    await waiting;
+    expect(trace).toContain('odds.book.match.29.8');
+    await expect(outbox.caughtUp(3)).resolves.toBeUndefined();
+  });
+
+  it('lets a parted load go on at once when stopped, whatever is still queued', async () => {
+    let rowsGo!: () => void;
+    rowsWait = new Promise((resolve) => (rowsGo = resolve));
+    outbox.start();
+    outbox.send(publication(7));
+    outbox.send(publication(8));
+    const waiting = outbox.caughtUp(0);
+    const stopping = outbox.stop(undefined);
+    await expect(waiting).resolves.toBeUndefined();
+    expect(trace).toEqual([]);
+    rowsGo();
+    await stopping;
   });
 
   it('remembers the object of each frame it publishes, by the very bytes it published', async () => {

@@ -33,6 +33,9 @@ export class BookOutbox {
   private term = 0;
   private retryTimer?: NodeJS.Timeout;
   private readonly publisher: BookChangePublisher;
+  /** Publications sent whose rows are not yet stored and published (or given up). */
+  private inFlight = 0;
+  private readonly catchUps: { readonly atMost: number; readonly go: () => void }[] = [];
   private lastSuccessAt: number | null = null;
   private fullLoaded = false;
   private stopped = false;
@@ -80,6 +83,7 @@ export class BookOutbox {
    */
   async stop(lastPoll: Promise<void> | undefined): Promise<void> {
     this.stopped = true;
+    this.wakeCatchUps();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     await lastPoll;
@@ -108,7 +112,8 @@ export class BookOutbox {
     const persisted = this.persist(async () => {
       gen = await this.repository.write(this.book, publication.write);
     });
-    this.chain = this.chain.then(async () => {
+    this.inFlight++;
+    const step = this.chain.then(async () => {
       await persisted;
       let catalogOut = true;
       for (const message of publication.catalog) catalogOut = this.publishCatalog(message) && catalogOut;
@@ -128,6 +133,33 @@ export class BookOutbox {
         }),
       );
     });
+    this.chain = step.finally(() => {
+      this.inFlight--;
+      this.wakeCatchUps();
+    });
+  }
+
+  /**
+   * Resolves once at most `atMost` publications are still to be stored and
+   * published, or at once when stopped. A load in many parts waits on it
+   * before building its next part, so it runs only a little ahead of what
+   * PostgreSQL and NATS take: otherwise every part's frames and rows would
+   * wait in memory at once, and outlive the young generation into garbage
+   * that the heap keeps long after the load. While NATS is away the load
+   * waits with its frames: nothing it published could reach a client then.
+   */
+  caughtUp(atMost: number): Promise<void> {
+    if (this.stopped || this.inFlight <= atMost) return Promise.resolve();
+    return new Promise((go) => this.catchUps.push({ atMost, go }));
+  }
+
+  private wakeCatchUps(): void {
+    for (let i = this.catchUps.length - 1; i >= 0; i--) {
+      const waiting = this.catchUps[i];
+      if (!this.stopped && this.inFlight > waiting.atMost) continue;
+      this.catchUps.splice(i, 1);
+      waiting.go();
+    }
   }
 
   /** A poll read the whole book successfully at `at` (epoch ms). */

@@ -38,6 +38,12 @@ const HEALTH_EVERY_MS = 1000;
  * side of a ROLE=all process keeps answering.
  */
 const MARKETS_PER_PART = 500;
+/**
+ * Parts of a load built ahead of what the outbox has stored and published:
+ * enough to keep PostgreSQL busy while the next part resolves, few enough
+ * that a part's frames and rows die young (see `BookOutbox.caughtUp`).
+ */
+const PARTS_AHEAD = 4;
 
 class UpstreamFault extends Error {}
 
@@ -227,8 +233,8 @@ export class BookPollSchedule {
 
   /**
    * Indexes a load, then publishes its commit part by part, yielding to the
-   * event loop between parts. A stop abandons the rest: the next start seeds
-   * a new book.
+   * event loop between parts and staying at most PARTS_AHEAD parts ahead of
+   * the outbox. A stop abandons the rest: the next start seeds a new book.
    */
   private async applyInParts(begin: Parts<BookCommit>): Promise<void> {
     this.applyingParts = true;
@@ -236,6 +242,8 @@ export class BookPollSchedule {
       const commit = await inParts(begin);
       while (!commit.done && !this.stopped) {
         await nextTurn();
+        await this.outbox.caughtUp(PARTS_AHEAD);
+        if (this.stopped) break;
         this.apply(commit.next(MARKETS_PER_PART));
       }
     } finally {

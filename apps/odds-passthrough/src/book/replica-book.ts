@@ -380,6 +380,8 @@ function marketEntry(selections: readonly Selection[]): MarketEntry {
   return {
     version: selections[0].version,
     cutoffMs: Date.parse(selections[0].cutoff_at),
-    selections,
+    // A copy of exactly its length: the groups of a frame grow by push, with room for 17
+    // selections, which for a book of 100,000 two-way markets was 13.6 MB of empty slots.
+    selections: selections.slice(),
   };
 }

@@ -1,7 +1,5 @@
 import type { Selection } from './domain/selection';
-
-/** Distinct strings kept at most; past it the pool starts afresh (what is held keeps its copies). */
-const MAX_STRINGS = 50_000;
+import { StringPool } from './domain/string-pool';
 
 /**
  * Api side, part of ReplicaBook: one copy of each string that repeats across
@@ -11,26 +9,18 @@ const MAX_STRINGS = 50_000;
  * small strings where a few thousand distinct ones would do.
  */
 export class SharedStrings {
-  private readonly pool = new Map<string, string>();
+  private readonly pool = new StringPool();
 
   /** Points the selections of one market (`key`) at shared strings; returns them. */
   shareMarket<T extends readonly Selection[]>(key: string, selections: T): T {
     for (const selection of selections as readonly Selection[] as Mutable<Selection>[]) {
       selection.market_key = key;
-      selection.market_name = this.share(selection.market_name);
-      selection.bet_name = this.share(selection.bet_name);
-      selection.status = this.share(selection.status);
-      selection.cutoff_at = this.share(selection.cutoff_at);
+      selection.market_name = this.pool.share(selection.market_name);
+      selection.bet_name = this.pool.share(selection.bet_name);
+      selection.status = this.pool.share(selection.status);
+      selection.cutoff_at = this.pool.share(selection.cutoff_at);
     }
     return selections;
-  }
-
-  private share<S extends string>(value: S): S {
-    const held = this.pool.get(value);
-    if (held !== undefined) return held as S;
-    if (this.pool.size >= MAX_STRINGS) this.pool.clear();
-    this.pool.set(value, value);
-    return value;
   }
 }
 

@@ -128,10 +128,10 @@ function absent(value: unknown): value is undefined | null {
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    fail(where, `expected one of ${allowed.join(', ')}`);
-  }
-  return value as T;
+  const at = typeof value === 'string' ? (allowed as readonly string[]).indexOf(value) : -1;
+  if (at < 0) fail(where, `expected one of ${allowed.join(', ')}`);
+  // The allowed constant rather than the parsed copy: one string for every market of the book.
+  return allowed[at];
 }
 
 function list<T>(value: unknown, where: string, read: (item: unknown) => T): T[] {
@@ -259,9 +259,13 @@ function readMatchup(value: unknown): UpstreamMatchup {
 const MARKET_TYPES: readonly UpstreamMarketType[] = ['moneyline', 'spread', 'total', 'team_total'];
 const SIDES = ['home', 'away'] as const;
 
+/** The limit type every market of a big book repeats, held once instead of once per market. */
+const MAX_RISK_STAKE = 'maxRiskStake';
+
 function readLimit(value: unknown): UpstreamLimit {
   const o = object(value);
-  return { type: string(o.type, 'type'), amount: integer(o.amount, 'amount') };
+  const type = string(o.type, 'type');
+  return { type: type === MAX_RISK_STAKE ? MAX_RISK_STAKE : type, amount: integer(o.amount, 'amount') };
 }
 
 function readPrice(value: unknown): UpstreamPrice {

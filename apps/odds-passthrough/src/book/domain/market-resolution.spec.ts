@@ -19,6 +19,18 @@ function betNames(market: ReturnType<typeof resolveMarket>): string[] {
 }
 
 describe('resolveMarket: names', () => {
+  it('hands its key, market name and bet names to `share`, and keeps what it gives back', () => {
+    const seen: string[] = [];
+    const share = (text: string) => {
+      seen.push(text);
+      return text.toUpperCase();
+    };
+    const m = resolveMarket(aMatchup(), aTotal(2.5), labels, share);
+    expect(seen).toEqual([m.marketKey.toLowerCase(), 'Match - Total', 'Over 2.5', 'Under 2.5']);
+    expect(m.name).toBe('MATCH - TOTAL');
+    expect(betNames(m)).toEqual(['OVER 2.5', 'UNDER 2.5']);
+  });
+
   it('money line: team names and Draw, no line', () => {
     const m = resolveMarket(aMatchup(), aMoneyline(), labels);
     expect(m.name).toBe('Match - Money Line');

@@ -28,11 +28,14 @@ export interface ResolvedMarket {
  * Flattens one book market against its matchup. A market without a status of its own
  * takes its period's; when the matchup lists no such period either it counts as not
  * open, since nothing says betting is allowed. A missing `maxRiskStake` gives limit 0.
+ * The key and the names it builds go through `share` (a StringPool's), so the book holds
+ * one copy of each.
  */
 export function resolveMarket(
   matchup: UpstreamMatchup,
   market: UpstreamMarket,
   labels: PeriodLabels | undefined,
+  share: (text: string) => string = asItIs,
 ): ResolvedMarket {
   const period = matchup.periods.find((p) => p.number === market.period);
   const status = market.status ?? period?.status;
@@ -40,20 +43,24 @@ export function resolveMarket(
   const limit = market.limits.find((l) => l.type === 'maxRiskStake')?.amount ?? 0;
   const withLine = market.type !== 'moneyline';
   return {
-    marketKey: marketKeyOf(market),
-    name: marketName(matchup, market, labels),
+    marketKey: share(marketKeyOf(market)),
+    name: share(marketName(matchup, market, labels)),
     period: market.period,
     open: status === 'open',
     cutoffAt,
     cutoffMs: Date.parse(cutoffAt),
     limit,
     outcomes: market.prices.map((p) => ({
-      bet_name: betName(matchup, market, p),
+      bet_name: share(betName(matchup, market, p)),
       ...(withLine && p.points !== undefined ? { line: p.points } : {}),
       price: p.price,
       decimal: americanToDecimal(p.price),
     })),
   };
+}
+
+function asItIs(text: string): string {
+  return text;
 }
 
 /** True when a client would see no difference between the two (version and status aside). */

@@ -8,6 +8,7 @@ import { resolveMarket } from './market-resolution';
 import type { BookChange } from './match-odds';
 import { matchFields, publicMatch, sameMatchFields, type PublicMatchFields } from './public-match';
 import type { Selection } from './selection';
+import { StringPool } from './string-pool';
 import { nextVersion } from './version';
 
 /**
@@ -17,6 +18,9 @@ import { nextVersion } from './version';
  * step, and writes the match's change, its listing and its withdrawal into the pass's diff.
  */
 export class MatchCommit {
+  private readonly strings = new StringPool();
+  private readonly share = (text: string): string => this.strings.share(text);
+
   constructor(
     private readonly book: string,
     private readonly catalog: IngestCatalog,
@@ -75,7 +79,7 @@ export class MatchCommit {
     p: MatchPass,
     now: number,
   ): void {
-    const resolved = resolveMarket(matchup, market.wire, this.catalog.labelsOf(held.sportId));
+    const resolved = resolveMarket(matchup, market.wire, this.catalog.labelsOf(held.sportId), this.share);
     const locked = !resolved.open || now >= resolved.cutoffMs;
     publishResolved(held, market, resolved, locked, p, now);
     this.cutoffs.waitFor(market, locked ? undefined : resolved.cutoffMs);

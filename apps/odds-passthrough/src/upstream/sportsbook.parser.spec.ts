@@ -114,6 +114,29 @@ describe('sportsbook parsers', () => {
     expect(valueOf(parseMarketsFull({ last: 1, markets: [body] })).markets[0].cutoff_at).toBeUndefined();
   });
 
+  it('gives markets with equal limits one shared list, and markets with other limits their own', () => {
+    const limits = (amount: number) => [
+      { type: 'maxRiskStake', amount },
+      { type: 'maxWin', amount: 9000 },
+    ];
+    const [a, b, c, d] = valueOf(
+      parseMarketsFull({
+        last: 1,
+        markets: [
+          wire(aMoneyline({ limits: limits(5000) })),
+          wire(aSpread(-0.5, { limits: limits(5000) })),
+          wire(aMoneyline({ limits: limits(250) })),
+          { ...wire(aMoneyline()), limits: undefined },
+        ],
+      }),
+    ).markets;
+    expect(a.limits).toEqual(limits(5000));
+    expect(b.limits).toBe(a.limits);
+    expect(c.limits).toEqual(limits(250));
+    expect(c.limits).not.toBe(a.limits);
+    expect(d.limits).toEqual([]);
+  });
+
   it('rejects prices that are not integers or lie between -100 and +100', () => {
     for (const price of [-110.5, '150', 50, -99, 0, null]) {
       const body = wire(aMoneyline());

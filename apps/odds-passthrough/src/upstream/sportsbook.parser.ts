@@ -259,13 +259,31 @@ function readMatchup(value: unknown): UpstreamMatchup {
 const MARKET_TYPES: readonly UpstreamMarketType[] = ['moneyline', 'spread', 'total', 'team_total'];
 const SIDES = ['home', 'away'] as const;
 
-/** The limit type every market of a big book repeats, held once instead of once per market. */
-const MAX_RISK_STAKE = 'maxRiskStake';
-
 function readLimit(value: unknown): UpstreamLimit {
   const o = object(value);
-  const type = string(o.type, 'type');
-  return { type: type === MAX_RISK_STAKE ? MAX_RISK_STAKE : type, amount: integer(o.amount, 'amount') };
+  return { type: string(o.type, 'type'), amount: integer(o.amount, 'amount') };
+}
+
+const NO_LIMITS: readonly UpstreamLimit[] = [];
+/** Distinct limit lists kept at most; past it the cache starts afresh. */
+const MAX_LIMIT_LISTS = 1000;
+/**
+ * Equal limit lists, shared by every market that reads them. The markets of a
+ * book repeat the same one or two limits, and the wire model is read-only, so
+ * 100,000 markets hold a handful of lists instead of 100,000 arrays and
+ * objects (about 9.6 MB).
+ */
+const limitLists = new Map<string, readonly UpstreamLimit[]>();
+
+function sharedLimits(limits: readonly UpstreamLimit[]): readonly UpstreamLimit[] {
+  if (limits.length === 0) return NO_LIMITS;
+  let key = '';
+  for (const limit of limits) key += `${limit.type}\u0000${limit.amount}\u0000`;
+  const held = limitLists.get(key);
+  if (held !== undefined) return held;
+  if (limitLists.size >= MAX_LIMIT_LISTS) limitLists.clear();
+  limitLists.set(key, limits);
+  return limits;
 }
 
 function readPrice(value: unknown): UpstreamPrice {
@@ -298,7 +316,7 @@ function readMarket(value: unknown): UpstreamMarket {
     cutoff_at: absent(o.cutoff_at) ? undefined : time(o.cutoff_at, 'cutoff_at'),
     version: integer(o.version, 'version'),
     side: type === 'team_total' ? oneOf(o.side, SIDES, 'side') : undefined,
-    limits: absent(o.limits) ? [] : list(o.limits, 'limits', readLimit),
+    limits: absent(o.limits) ? NO_LIMITS : sharedLimits(list(o.limits, 'limits', readLimit)),
     prices: list(o.prices, 'prices', readPrice),
   };
 }

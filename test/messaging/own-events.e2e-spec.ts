@@ -3,6 +3,7 @@ import type { NatsContext } from '@nestjs/microservices';
 import { type MsgHdrs, headers as natsHeaders } from 'nats';
 import { NatsEventClient, NatsEventServer, NatsLink } from '@app/messaging';
 import { NATS_URL, runSubjectPrefix } from '../support/test-env';
+import { freePort } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 interface Heard {
@@ -122,5 +123,31 @@ describe('events a process publishes itself', () => {
     expect(own.heard.map((heard) => heard.body)).toEqual(Array.from({ length: 30 }, (_, n) => `{"n":${n}}`));
     // One message's handling, with room for a busy machine; all of them at once took over 1.2 s.
     expect(longestGap).toBeLessThan(600);
+  });
+
+  it('tell a start waiting for them once they are subscribed, and at once when NATS cannot be reached', async () => {
+    const link = new NatsLink({ servers: [NATS_URL], name: 'waiting', subjectPrefix: prefix });
+    const server = new NatsEventServer(link);
+    server.addHandler('unrelated.subject', () => Promise.resolve(), true);
+    const waiting = link.waitUntilSubscribed(10_000);
+    await server.listen(() => undefined);
+    try {
+      expect(await waiting).toBe(true);
+      expect(await link.waitUntilSubscribed(10)).toBe(true);
+    } finally {
+      await server.close();
+      await link.onApplicationShutdown();
+    }
+
+    const unreachable = new NatsLink({ servers: [`nats://127.0.0.1:${await freePort()}`], name: 'down' });
+    const started = performance.now();
+    const answer = unreachable.waitUntilSubscribed(10_000);
+    unreachable.start();
+    try {
+      expect(await answer).toBe(false);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await unreachable.onApplicationShutdown();
+    }
   });
 });

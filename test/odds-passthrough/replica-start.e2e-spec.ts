@@ -1,12 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
-import { MATCH, seedBook } from './book-fixture';
-import { bootOdds } from '../support/apps';
+import { connect, type Msg, type NatsConnection } from 'nats';
+import request from 'supertest';
+import { type ChangePosition, NatsLink, positionOf } from '@app/messaging';
+import { BookRepository } from '../../apps/odds-passthrough/src/book/book.repository';
+import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from './book-fixture';
+import { bootOdds, bootOddsAsMain, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { NATS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
-import { listen, StreamClient } from '../streams/support/stream-client';
+import { type Frame, listen, StreamClient } from '../streams/support/stream-client';
 
 /**
  * An api replica loads the book from PostgreSQL while it starts, and hears
@@ -58,5 +61,95 @@ describe('odds api replica starting while the ingest publishes', () => {
     } finally {
       client.close();
     }
+  }, 60_000);
+});
+
+/**
+ * Started as main.ts starts it, an api replica subscribes before it loads:
+ * one read of the book covers everything published before it, and what it
+ * hears before its modules have initialised waits for that read.
+ */
+describe('odds api replica whose NATS handlers listen before it loads', () => {
+  const book = new FakeSportsbook();
+  const apps: INestApplication[] = [];
+  let stack: IsolatedStack;
+  let nats: NatsConnection | undefined;
+
+  afterAll(async () => {
+    for (const app of apps.reverse()) await app.close();
+    await nats?.close();
+    await book.stop();
+    await stack?.drop();
+  });
+
+  it('reads the book once and keeps a change it heard before initialising', async () => {
+    stack = await isolatedStack('odds_replica_first');
+    await book.start();
+    seedBook(book);
+    const env = { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' };
+    nats = await connect({ servers: NATS_URL });
+    const matchFrames: Msg[] = [];
+    nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.match.*.${MATCH}`, {
+      callback: (error, message) => {
+        if (!error) matchFrames.push(message);
+      },
+    });
+    const nextFrame = async () => {
+      const seen = matchFrames.length;
+      await waitFor(() => matchFrames.length > seen, { timeoutMs: 10_000, what: 'a frame of the match' });
+      return matchFrames[matchFrames.length - 1];
+    };
+    const first = nextFrame();
+    apps.push((await bootOdds({ env: { ...env, ROLE: 'ingest' } })).app);
+    await first;
+
+    let loads = 0;
+    const probe: { heard: ChangePosition | null } = { heard: null };
+    const { app: api } = await bootOddsAsMain({
+      env: { ...env, ROLE: 'api' },
+      beforeStart: (app) => {
+        const repository = app.get(BookRepository);
+        const load = repository.load.bind(repository);
+        jest.spyOn(repository, 'load').mockImplementation((...args) => {
+          loads += 1;
+          return load(...args);
+        });
+        // Between the subscriptions and the modules' start: a change the replica hears first.
+        const link = app.get(NatsLink);
+        const subscribed = link.waitUntilSubscribed.bind(link);
+        jest.spyOn(link, 'waitUntilSubscribed').mockImplementation(async (timeoutMs) => {
+          const ready = await subscribed(timeoutMs);
+          const frame = nextFrame();
+          book.putMarket(SOCCER, moneylineWithHomePrice(777));
+          probe.heard = positionOf((await frame).headers);
+          return ready;
+        });
+      },
+    });
+    apps.push(api);
+    expect(probe.heard).not.toBeNull();
+
+    const key = await stack.issueKey({ scopes: 'odds', grants: ['book=29,33'] });
+    const prices = async () => {
+      const response = await request(http(api)).get(`/v1/book/odds?match=${MATCH}`).set('X-API-Key', key);
+      return (response.body as { selections: { price: number }[] }).selections.map((s) => s.price);
+    };
+    expect(await prices()).toContain(777);
+    const client = await StreamClient.open(`${await listen(api)}/v1/book/data?key=${key}`);
+    try {
+      const isSnapshot = (frame: Frame) => frame.type === 'snapshot' && frame.match_id === MATCH;
+      await client.sendUntil({ action: 'subscribe', match: MATCH }, isSnapshot, 'a snapshot of the match');
+      expect(client.frames.find(isSnapshot)?.seq).toBe(probe.heard?.seq);
+    } finally {
+      client.close();
+    }
+
+    // Live from then on, and the book was read once.
+    book.putMarket(SOCCER, moneylineWithHomePrice(778));
+    await waitFor(async () => (await prices()).includes(778), {
+      timeoutMs: 5_000,
+      what: 'the replica to serve the next change',
+    });
+    expect(loads).toBe(1);
   }, 60_000);
 });

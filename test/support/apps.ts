@@ -5,7 +5,7 @@ import { Clock, ManualClock } from '@app/clock';
 import { AppModule as FixturesAppModule } from '../../apps/fixtures-live/src/app.module';
 import { configureFixturesApp } from '../../apps/fixtures-live/src/bootstrap';
 import { AppModule as OddsAppModule } from '../../apps/odds-passthrough/src/app.module';
-import { configureOddsApp } from '../../apps/odds-passthrough/src/bootstrap';
+import { configureOddsApp, startOddsApp } from '../../apps/odds-passthrough/src/bootstrap';
 import { runServiceEnv } from './test-env';
 
 export interface BootOptions {
@@ -17,6 +17,8 @@ export interface BootOptions {
   readonly clock?: ManualClock;
   /** False: the NATS handlers are not started; the test calls `startAllMicroservices` itself. */
   readonly startMessaging?: boolean;
+  /** Called once the application is built, before anything starts (a test's probes go in here). */
+  readonly beforeStart?: (app: INestApplication) => void;
 }
 
 export interface BootedApp {
@@ -33,6 +35,8 @@ async function boot(
   module: { forRoot(): ReturnType<typeof FixturesAppModule.forRoot> },
   configure: (app: INestApplication) => INestApplication,
   options: BootOptions,
+  /** The service's own start, as main.ts runs it; by default modules first, then the NATS handlers. */
+  start?: (app: INestApplication) => Promise<void>,
 ): Promise<BootedApp> {
   const saved = { ...process.env };
   const clock = options.clock ?? new ManualClock(Date.now());
@@ -46,8 +50,12 @@ async function boot(
       .useValue(clock)
       .compile();
     const app = configure(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
-    await app.init();
-    if (options.startMessaging !== false) await app.startAllMicroservices();
+    options.beforeStart?.(app);
+    if (start && options.startMessaging !== false) await start(app);
+    else {
+      await app.init();
+      if (options.startMessaging !== false) await app.startAllMicroservices();
+    }
     return { app, clock };
   } finally {
     process.env = saved;
@@ -60,6 +68,11 @@ export function bootFixtures(options: BootOptions = {}): Promise<BootedApp> {
 
 export function bootOdds(options: BootOptions = {}): Promise<BootedApp> {
   return boot(OddsAppModule, configureOddsApp, options);
+}
+
+/** odds-passthrough started as main.ts starts it: NATS handlers first, then the modules. */
+export function bootOddsAsMain(options: BootOptions = {}): Promise<BootedApp> {
+  return boot(OddsAppModule, configureOddsApp, options, startOddsApp);
 }
 
 /** The application's HTTP server, typed for supertest. */

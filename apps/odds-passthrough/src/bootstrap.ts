@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { createHttpApp, installHttpPipeline } from '@app/http-edge';
-import { connectNatsEvents } from '@app/messaging';
+import { connectNatsEvents, NatsLink } from '@app/messaging';
 import { StreamAdapter } from '@app/streaming';
 import { AppModule } from './app.module';
 import { oddsSettingsFromEnv } from './config/odds-config';
@@ -19,4 +19,21 @@ export function configureOddsApp(app: INestApplication): INestApplication {
 
 export async function createOddsApp(): Promise<INestApplication> {
   return configureOddsApp(await createHttpApp(AppModule.forRoot()));
+}
+
+/** How long a start waits for its NATS handlers to subscribe before loading the book without them. */
+const SUBSCRIBE_WAIT_MS = 2_000;
+
+/**
+ * Starts the NATS handlers, then initialises the modules. The api replica's
+ * load at start then covers everything published before it, and what is
+ * heard during it waits for it: the book is read once instead of twice, which
+ * for a large book is seconds of CPU and a heap's worth of garbage at every
+ * start. A process that cannot reach NATS loads at once and reads again once
+ * its handlers have subscribed.
+ */
+export async function startOddsApp(app: INestApplication): Promise<void> {
+  await app.startAllMicroservices();
+  await app.get(NatsLink).waitUntilSubscribed(SUBSCRIBE_WAIT_MS);
+  await app.init();
 }

@@ -72,6 +72,9 @@ export class NatsLink implements OnApplicationShutdown {
   private readonly reconnectListeners = new Set<() => void>();
   private readonly subscribedListeners = new Set<() => void>();
   private readonly connectedWaiters = new Set<() => void>();
+  private readonly subscribedWaiters = new Set<(subscribed: boolean) => void>();
+  /** The connection on which the event server's subscriptions were last confirmed. */
+  private subscribedOn?: NatsConnection;
   private readonly localListeners = new Set<LocalListener>();
   private readonly localDeliveries = new LocalDeliveries();
   private connection?: NatsConnection;
@@ -221,7 +224,27 @@ export class NatsLink implements OnApplicationShutdown {
 
   /** The event server's word that its subscriptions on the current connection are in place. */
   subscriptionsReady(): void {
+    this.subscribedOn = this.connection;
+    for (const waiter of [...this.subscribedWaiters]) waiter(true);
     this.notify(this.subscribedListeners, 'A subscription listener');
+  }
+
+  /**
+   * Resolves true once the event server's subscriptions are confirmed on the
+   * current connection; false when a connection attempt fails first or
+   * `timeoutMs` passes, so a process starting without NATS does not wait.
+   */
+  waitUntilSubscribed(timeoutMs: number): Promise<boolean> {
+    if (this.connection && this.subscribedOn === this.connection) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const done = (subscribed: boolean) => {
+        clearTimeout(timer);
+        this.subscribedWaiters.delete(done);
+        resolve(subscribed);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.subscribedWaiters.add(done);
+    });
   }
 
   private openConnection(): NatsConnection {
@@ -271,6 +294,7 @@ export class NatsLink implements OnApplicationShutdown {
         this.onConnected(connection);
         return;
       } catch (error) {
+        for (const waiter of [...this.subscribedWaiters]) waiter(false);
         const wait = this.schedule.delay();
         this.logger.warn(`NATS not reachable (${describe(error)}); retrying in ${wait} ms`);
         await sleep(wait);

@@ -36,8 +36,9 @@ interface ReplicaHandle {
  * Api side: the Nest service behind BookReadPort, holding one ReplicaBook per
  * configured book. Where a ReplicaBook only applies what it is given, this
  * does the I/O around it: loads each book through BookRepository while the
- * application starts (so it serves without NATS), and again once its NATS
- * handlers have subscribed and after every reconnect, telling listeners what
+ * application starts (so it serves without NATS), again once its NATS
+ * handlers have subscribed if they did so after that load, and after every
+ * reconnect, telling listeners what
  * changed; what arrives during a load waits and is applied after it, so
  * nothing is lost or reordered. BookChangesController feeds it what the
  * ingest publishes; everything else injects the port.
@@ -60,15 +61,22 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
     private readonly clock: Clock,
   ) {
     super();
-    for (const source of sources)
-      this.handles.set(source.name, { replica: new ReplicaBook(source.name), loads: Promise.resolve() });
+    for (const source of sources) {
+      this.handles.set(source.name, {
+        replica: new ReplicaBook(source.name),
+        loads: Promise.resolve(),
+        // What NATS delivers before the first load (handlers may listen first) waits for it.
+        buffer: options.enabled ? [] : undefined,
+      });
+    }
   }
 
   async onModuleInit(): Promise<void> {
     if (!this.options.enabled) return;
-    // Reloaded once the NATS handlers have subscribed (changes published between this load and
-    // the subscriptions would otherwise be lost) and after every reconnect (nats.js restores the
-    // subscriptions itself; what was published while the link was down is lost).
+    // Reloaded once the NATS handlers have subscribed, when they do so after this load (changes
+    // published in between would otherwise be lost; subscriptions confirmed before now are covered
+    // by it, which is why main.ts starts them first), and after every reconnect (nats.js restores
+    // the subscriptions itself; what was published while the link was down is lost).
     this.unsubscribers.push(
       this.nats.onSubscribed(() => this.resyncAll()),
       this.nats.onReconnect(() => this.resyncAll()),

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=name,name]`: every workload, the product and its bare
+// `npm run bench [-- --quick] [-- --only=name,name] [-- --big-book-starts=N]`: every workload, the product and its bare
 // baseline in the same run, one table, the figures as JSON in bench/results/. See README.md.
 'use strict';
 const fs = require('node:fs');
@@ -14,11 +14,15 @@ const WORKLOADS = {
   live: () => require('./workloads/live-fanout').runLive({ quick }),
   rest: () => require('./workloads/rest').runRest({ quick }),
   odds: () => require('./workloads/odds-fanout').runOddsFanOut({ quick }),
-  'big-book': () => require('./workloads/big-book').runBigBook({ quick }),
+  'big-book': () => require('./workloads/big-book').runBigBook({ quick, starts: bigBookStarts }),
 };
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+/** Server starts of the big book (1 quick, 3 full by default); from the second on, restarts with the book stored. */
+const bigBookStarts = Number(
+  args.find((arg) => arg.startsWith('--big-book-starts='))?.slice('--big-book-starts='.length) ?? NaN,
+);
 const only = args
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)

@@ -192,10 +192,11 @@ async function settleCpu(pid) {
   return Math.round(performance.now() - started);
 }
 
-async function runBigBook({ quick }) {
+async function runBigBook({ quick, starts }) {
   const options = quick
     ? { starts: 1, reps: 3, seconds: 3, settleMs: 1000, timeoutS: 30 }
     : { starts: 3, reps: 3, seconds: 10, settleMs: 5000, timeoutS: 300 };
+  if (Number.isInteger(starts) && starts > 0) options.starts = starts;
   return withLoadProcess(__filename, 'bigbook', async (gen, db) => {
     const book = await gen.call('startBook');
     const key = await issueBenchKey(db.dataSource, { scopes: ['odds'], grants: { book: [book.sport] } });

@@ -1,13 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import {
-  httpMetricsMiddleware,
-  Metrics,
-  PinoNestLogger,
-  ROOT_LOGGER,
-  requestLogger,
-} from '@app/observability';
+import { Metrics, observeRequests, PinoNestLogger, ROOT_LOGGER } from '@app/observability';
 import { installConditionalGet } from './conditional-get';
 import { type HttpEdgeOptions, installHttpEdge } from './http-edge';
 
@@ -25,7 +19,7 @@ export async function createHttpApp(
 
 /**
  * The HTTP pipeline both services share, in this order: the request log and
- * the request metrics (before anything can answer), the edge (bodies, parser
+ * metrics (before anything can answer), the edge (bodies, parser
  * failures, stray upgrades), plain query parsing (a repeated parameter stays
  * a list, nothing nests), and CORS, since browsers (the live board, partners'
  * and desks' dashboards) call the APIs from other origins with a key header.
@@ -36,8 +30,7 @@ export async function createHttpApp(
 export function installHttpPipeline(app: INestApplication, options: HttpEdgeOptions): void {
   const express = app as NestExpressApplication;
   installConditionalGet(express.getHttpAdapter().getInstance());
-  app.use(requestLogger(app.get(ROOT_LOGGER)));
-  app.use(httpMetricsMiddleware(app.get(Metrics)));
+  app.use(observeRequests(app.get(ROOT_LOGGER), app.get(Metrics)));
   installHttpEdge(app, options);
   express.set('query parser', 'simple');
   app.enableCors({

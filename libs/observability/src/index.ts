@@ -1,4 +1,3 @@
-export * from './http-metrics.middleware';
 export * from './logging.module';
 export * from './metrics';
 export * from './metrics.controller';
@@ -7,4 +6,5 @@ export * from './close-on-signal';
 export * from './upstream-monitor';
 export * from './redact';
 export * from './operations-endpoint';
+export * from './request-observer.middleware';
 export * from './pino-nest-logger';

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EventEmitter } from 'node:events';
-import pino from 'pino';
-import { isQuietPath, requestId, requestLogger } from './logging.module';
+import { isQuietPath, requestId } from './logging.module';
 
 function call(header?: string): { id: string; echoed: unknown } {
   let echoed: unknown;
@@ -31,43 +29,5 @@ describe('isQuietPath', () => {
     expect(isQuietPath('/metrics/')).toBe(true);
     expect(isQuietPath('/v1/sports')).toBe(false);
     expect(isQuietPath('/v1/book/odds?match=1')).toBe(false);
-  });
-});
-
-describe('requestLogger', () => {
-  function run(
-    url: string,
-    status: number,
-    headers: Record<string, string> = {},
-    level = 'info',
-  ): Record<string, unknown>[] {
-    const lines: string[] = [];
-    const root = pino({ level }, { write: (line: string) => lines.push(line) });
-    const res = Object.assign(new EventEmitter(), { statusCode: status, setHeader: () => undefined });
-    const req = { url, originalUrl: url, method: 'GET', headers };
-    requestLogger(root)(req as never, res as never, () => undefined);
-    res.emit('finish');
-    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  }
-
-  it('writes one line per request with its id, the URL without key values and no headers', () => {
-    const [line, ...rest] = run('/v1/sports?key=sk_secretsecret&x=1', 200, { 'x-api-key': 'sk_header' });
-    expect(rest).toEqual([]);
-    expect(line).toMatchObject({
-      msg: 'request completed',
-      req: { method: 'GET', url: '/v1/sports?key=[redacted]&x=1' },
-    });
-    expect(line.reqId).toEqual((line.req as { id: string }).id);
-    expect(JSON.stringify(line)).not.toContain('sk_');
-  });
-
-  it('logs server errors at error level and skips probes', () => {
-    expect(run('/v1/matches', 503)[0]).toMatchObject({ level: 50, msg: 'request failed' });
-    expect(run('/v1/health/ready', 200)).toEqual([]);
-  });
-
-  it('writes below info only the failures', () => {
-    expect(run('/v1/matches', 200, {}, 'warn')).toEqual([]);
-    expect(run('/v1/matches', 500, {}, 'warn')[0]).toMatchObject({ level: 50, req: { url: '/v1/matches' } });
   });
 });

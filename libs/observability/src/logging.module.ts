@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { NextFunction, Request, Response } from 'express';
 import pino, { type Logger as PinoInstance } from 'pino';
 import { PinoNestLogger } from './pino-nest-logger';
-import { redactKeys } from './redact';
 
 /** Probes and scrapes are never logged: they would drown everything else. */
 const QUIET_SUFFIXES = ['/health', '/health/ready', '/healthz', '/readyz', '/metrics'];
@@ -29,42 +27,9 @@ export function isQuietPath(url: string | undefined): boolean {
 /** The process's one pino logger; the Nest logger and the request log both write through it. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
-type LoggedRequest = Request & { id?: string };
-
-/**
- * One line per request, written when the response is finished: request id,
- * method, URL without key values, status and duration. Headers are never
- * logged, so no key header can leak.
- *
- * This replaces pino-http, whose per-request machinery cost a third of the
- * REST throughput in the REST workload of `npm run bench`.
- */
-export function requestLogger(root: PinoInstance) {
-  return (req: LoggedRequest, res: Response, next: NextFunction): void => {
-    const id = requestId(req, res);
-    req.id = id;
-    if (isQuietPath(req.url)) return next();
-    const started = performance.now();
-    res.once('finish', () => {
-      const failed = res.statusCode >= 500;
-      // Built only when written: at LOG_LEVEL=warn most requests write nothing.
-      if (!root.isLevelEnabled(failed ? 'error' : 'info')) return;
-      const entry = {
-        reqId: id,
-        req: { id, method: req.method, url: redactKeys(req.originalUrl ?? req.url) },
-        res: { statusCode: res.statusCode },
-        responseTime: Math.round(performance.now() - started),
-      };
-      if (failed) root.error(entry, 'request failed');
-      else root.info(entry, 'request completed');
-    });
-    next();
-  };
-}
-
 /**
  * JSON logs through pino, also for Nest's own logger (`PinoNestLogger`). The
- * request middleware (`requestLogger`) is installed by the app's bootstrap
+ * request middleware (`observeRequests`) is installed by the app's bootstrap
  * before its routes, so unmatched paths are logged too.
  */
 @Module({})

@@ -103,7 +103,7 @@ describe('events a process publishes itself', () => {
     expect(own.heard.map((heard) => heard.body)).toEqual(['{"n":2}']);
   });
 
-  it('hand a burst to its own handlers a message per turn of the event loop, so timers run in between', async () => {
+  it('hand a burst to its own handlers in short turns of the event loop, so timers run in between', async () => {
     // 30 messages whose handling takes 40 ms each: 1.2 s of work, longer than the ingest lease's fence.
     const own = await startProcess('own', prefix, 'odds.book.match.>', 40);
     processes = [own];

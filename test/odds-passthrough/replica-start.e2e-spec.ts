@@ -11,34 +11,50 @@ import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { type Frame, listen, StreamClient } from '../streams/support/stream-client';
 
-/**
- * An api replica loads the book from PostgreSQL while it starts, and hears
- * changes on NATS only once its handlers listen: what the ingest published in
- * between must not be lost, even when the book does not change again.
- */
-describe('odds api replica starting while the ingest publishes', () => {
+/** One test's own stack, sportsbook, apps and NATS connection, torn down after it. */
+interface StartingStack {
+  readonly stack: IsolatedStack;
+  readonly book: FakeSportsbook;
+  readonly env: Record<string, string>;
+  readonly apps: INestApplication[];
+  readonly nats: NatsConnection;
+}
+
+async function startingStack(name: string, teardowns: (() => Promise<void>)[]): Promise<StartingStack> {
+  const stack = await isolatedStack(name);
   const book = new FakeSportsbook();
   const apps: INestApplication[] = [];
-  let stack: IsolatedStack;
-  let nats: NatsConnection | undefined;
-
-  afterAll(async () => {
+  const nats = await connect({ servers: NATS_URL });
+  teardowns.push(async () => {
     for (const app of apps.reverse()) await app.close();
-    await nats?.close();
+    await nats.close();
     await book.stop();
-    await stack?.drop();
+    await stack.drop();
+  });
+  await book.start();
+  seedBook(book);
+  const env = { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' };
+  return { stack, book, env, apps, nats };
+}
+
+describe('odds api replica starting while the ingest publishes', () => {
+  const teardowns: (() => Promise<void>)[] = [];
+
+  afterEach(async () => {
+    for (const teardown of teardowns.splice(0)) await teardown();
   });
 
+  /**
+   * Loaded from PostgreSQL before its handlers listen, an api replica must not
+   * lose what the ingest published in between, even when the book does not
+   * change again.
+   */
   it('serves a match the ingest published between its load and its subscriptions', async () => {
-    stack = await isolatedStack('odds_replica_start');
-    await book.start();
-    seedBook(book);
-    const env = { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' };
+    const { stack, env, apps, nats } = await startingStack('odds_replica_start', teardowns);
     // Loaded from an empty database; its NATS handlers do not listen yet.
     const { app: api } = await bootOdds({ env: { ...env, ROLE: 'api' }, startMessaging: false });
     apps.push(api);
 
-    nats = await connect({ servers: NATS_URL });
     const published = nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.match.>`);
     apps.push((await bootOdds({ env: { ...env, ROLE: 'ingest' } })).app);
     for await (const message of published) {
@@ -62,32 +78,14 @@ describe('odds api replica starting while the ingest publishes', () => {
       client.close();
     }
   }, 60_000);
-});
 
-/**
- * Started as main.ts starts it, an api replica subscribes before it loads:
- * one read of the book covers everything published before it, and what it
- * hears before its modules have initialised waits for that read.
- */
-describe('odds api replica whose NATS handlers listen before it loads', () => {
-  const book = new FakeSportsbook();
-  const apps: INestApplication[] = [];
-  let stack: IsolatedStack;
-  let nats: NatsConnection | undefined;
-
-  afterAll(async () => {
-    for (const app of apps.reverse()) await app.close();
-    await nats?.close();
-    await book.stop();
-    await stack?.drop();
-  });
-
+  /**
+   * Started as main.ts starts it, an api replica subscribes before it loads:
+   * one read of the book covers everything published before it, and what it
+   * hears before its modules have initialised waits for that read.
+   */
   it('reads the book once and keeps a change it heard before initialising', async () => {
-    stack = await isolatedStack('odds_replica_first');
-    await book.start();
-    seedBook(book);
-    const env = { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' };
-    nats = await connect({ servers: NATS_URL });
+    const { stack, book, env, apps, nats } = await startingStack('odds_replica_first', teardowns);
     const matchFrames: Msg[] = [];
     nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.match.*.${MATCH}`, {
       callback: (error, message) => {

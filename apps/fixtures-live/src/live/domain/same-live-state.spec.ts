@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { parseLiveEnvelope } from '../../upstream/livescores.parsers';
 import {
   cricketState,
@@ -65,5 +66,41 @@ describe('sameLiveState', () => {
 
   it('never calls states of different sports the same', () => {
     expect(sameLiveState(soccerState(), cricketState())).toBe(false);
+  });
+
+  it('holds exactly when the two read the same as JSON, for generated values', () => {
+    // As in a JSON-born state: undefined only as an object member, where it reads as absent.
+    const canonical = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(canonical)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.entries(value)
+                .filter(([, member]) => member !== undefined)
+                .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+                .map(([key, member]) => [key, canonical(member)]),
+            )
+          : value;
+    const value = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(0, 1, 'a', 'b', true, null),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('x', 'y', 'z'), fc.option(tie('node'), { nil: undefined }), {
+          maxKeys: 3,
+        }),
+      ),
+    })).node;
+    const pair = fc.oneof(
+      fc.tuple(value, value),
+      value.map((one) => [one, structuredClone(one)] as const),
+    );
+    fc.assert(
+      fc.property(pair, ([a, b]) => {
+        const same = JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+        expect(sameLiveState(a as UpstreamLiveState, b as UpstreamLiveState)).toBe(same);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

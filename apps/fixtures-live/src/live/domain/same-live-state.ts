@@ -9,23 +9,35 @@ export function sameLiveState(a: UpstreamLiveState, b: UpstreamLiveState): boole
   return deepEqual(a, b);
 }
 
+/**
+ * Runs for every state the provider sends, so it allocates nothing: no
+ * entry lists or maps per object compared.
+ */
 function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+  const isArray = Array.isArray(a);
+  if (isArray !== Array.isArray(b)) return false;
+  if (isArray) {
+    const left = a as unknown[];
+    const right = b as unknown[];
+    if (left.length !== right.length) return false;
+    for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+    return true;
   }
   // Absent and undefined are the same thing in a JSON-born state.
-  const left = definedEntries(a as Record<string, unknown>);
-  const right = definedEntries(b as Record<string, unknown>);
-  if (left.size !== right.size) return false;
-  for (const [key, value] of left) {
-    if (!right.has(key) || !deepEqual(value, right.get(key))) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key in left) {
+    if (!hasOwn(left, key) || left[key] === undefined) continue;
+    defined++;
+    if (!hasOwn(right, key) || !deepEqual(left[key], right[key])) return false;
   }
-  return true;
+  for (const key in right) if (hasOwn(right, key) && right[key] !== undefined) defined--;
+  return defined === 0;
 }
 
-function definedEntries(o: Record<string, unknown>): Map<string, unknown> {
-  return new Map(Object.entries(o).filter(([, value]) => value !== undefined));
+function hasOwn(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
 }

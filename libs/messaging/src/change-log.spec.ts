@@ -1,9 +1,15 @@
+import fc from 'fast-check';
+import { headers, MsgHdrsImpl } from 'nats';
 import {
   appendToChain,
   type ChainTail,
   type ChangeLog,
   ChangeLogConflict,
   describeConflict,
+  positionHeaders,
+  positionOf,
+  PREV_SEQ_HEADER,
+  SEQ_HEADER,
   tailAfter,
 } from './change-log';
 
@@ -134,5 +140,26 @@ describe('appendToChain', () => {
         },
       ),
     ).rejects.toThrow('NATS is not connected');
+  });
+});
+
+describe('positionHeaders', () => {
+  const position = fc.record({
+    seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    prevSeq: fc.option(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { nil: null }),
+  });
+
+  it('writes the bytes nats.js headers would, and reads back as the position', () => {
+    fc.assert(
+      fc.property(position, (p) => {
+        const reference = headers();
+        reference.set(SEQ_HEADER, String(p.seq));
+        if (p.prevSeq !== null) reference.set(PREV_SEQ_HEADER, String(p.prevSeq));
+        const meta = positionHeaders(p);
+        expect((meta as MsgHdrsImpl).encode()).toEqual((reference as MsgHdrsImpl).encode());
+        expect(positionOf(meta)).toEqual(p);
+        expect(positionOf(MsgHdrsImpl.decode((meta as MsgHdrsImpl).encode()))).toEqual(p);
+      }),
+    );
   });
 });

@@ -296,10 +296,11 @@ export function positionHeaders(position: ChangePosition): MsgHdrs {
 
 /**
  * Headers from keys of this module's constants (already in canonical form)
- * and values it made (digits, ids without line breaks), so nothing needs the
- * checks and key searches `headers().set` runs on every call. Every logged
- * change carries two or three: that bookkeeping was about a seventh of what
- * an odds poll allocated with a hundredth of the book changed.
+ * and values without line breaks (digits, and the ingests' append ids: a
+ * run's UUID and a counter), so nothing needs the checks and key searches
+ * `headers().set` runs on every call. Every logged change carries two or
+ * three: that bookkeeping was about a fifth of what an odds poll allocated
+ * with a hundredth of the book changed.
  */
 function trustedHeaders(record: Record<string, string[]>): MsgHdrs {
   return MsgHdrsImpl.fromRecord(record);

@@ -9,6 +9,7 @@ import { inParts, nextTurn, type Parts } from '../common/work-in-parts';
 import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
 import { BookSeed } from './book-seed';
+import { CutoffAlarm } from './cutoff-alarm';
 import { describeError } from './describe-error';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
@@ -27,8 +28,10 @@ export interface PollSettings {
   readonly timeoutMs: number;
 }
 
-/** How often cutoffs are checked: a passed cutoff is published well within a second. */
-const CUTOFF_CHECK_MS = 200;
+/** The longest wait between cutoff checks (CutoffAlarm); a cutoff itself is waited for exactly. */
+const CUTOFF_CHECK_MAX_MS = 1000;
+/** The wait before checking again when a load was half applied. */
+const CUTOFF_RETRY_MS = 200;
 /** How often feed health goes out besides after each poll, so late replicas learn it quickly. */
 const HEALTH_EVERY_MS = 1000;
 /**
@@ -65,8 +68,8 @@ function elapsedSince(monotonicMs: number): number {
  * then polls: a full load at start and after any fault, then every poll
  * interval the market delta with the matchup listing (conditional requests,
  * so an unchanged listing costs a 304), re-listing sports every relist
- * interval; cutoffs are checked and feed health reported on timers of their
- * own. Each diff goes to the book's BookOutbox; a fault keeps the book and
+ * interval; cutoffs are checked when they pass (CutoffAlarm) and feed health
+ * is reported on a timer of its own. Each diff goes to the book's BookOutbox; a fault keeps the book and
  * retries with capped backoff. `stop` resolves once what was in flight has
  * gone out, and `start` may follow it: the book is seeded again and loaded in
  * full, as by a fresh process.
@@ -86,6 +89,7 @@ export class BookPollSchedule {
   private applyingParts = false;
   private wake?: () => void;
   private timers: NodeJS.Timeout[] = [];
+  private readonly cutoffs: CutoffAlarm;
 
   constructor(
     private readonly source: BookSource,
@@ -109,6 +113,12 @@ export class BookPollSchedule {
       mayPublish,
     );
     this.seed = new BookSeed(source.name, repository, settings.pollMs, this.logger);
+    this.cutoffs = new CutoffAlarm(clock, {
+      nextCutoff: () => this.book?.nextCutoff(),
+      check: () => this.checkCutoffs(),
+      capMs: CUTOFF_CHECK_MAX_MS,
+      retryMs: CUTOFF_RETRY_MS,
+    });
   }
 
   /** Starts polling; after a stop, only once `stop()` has resolved. */
@@ -121,14 +131,13 @@ export class BookPollSchedule {
     this.client.forget();
     this.outbox.start();
     this.loop = this.run();
-    this.timers = [
-      setInterval(() => this.checkCutoffs(), CUTOFF_CHECK_MS),
-      setInterval(() => this.outbox.reportHealth(), HEALTH_EVERY_MS),
-    ];
+    this.cutoffs.start();
+    this.timers = [setInterval(() => this.outbox.reportHealth(), HEALTH_EVERY_MS)];
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cutoffs.stop();
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     this.wake?.();
@@ -264,18 +273,21 @@ export class BookPollSchedule {
     for (const id of this.cursors.keys()) if (!listed.has(id)) this.cursors.delete(id);
   }
 
-  private checkCutoffs(): void {
+  /** False while the book cannot be checked (not seeded yet, or a load half applied). */
+  private checkCutoffs(): boolean {
     const book = this.book;
-    if (!book || this.stopped || this.applyingParts) return;
+    if (!book || this.applyingParts) return false;
     const next = book.nextCutoff();
     const now = this.clock.now();
     if (next !== undefined && next <= now) this.apply(book.tick(now));
+    return true;
   }
 
   /** The payloads are built now, while the book stands as the diff left it; the outbox sends them. */
   private apply(diff: BookDiff): void {
     const publication = buildPublication(this.requireBook(), diff);
     if (publication) this.outbox.send(publication);
+    this.cutoffs.arm();
   }
 
   private requireBook(): IngestBook {

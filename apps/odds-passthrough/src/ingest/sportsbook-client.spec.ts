@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHook } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import { SportsbookClient } from './sportsbook-client';
 import { JSON_PART_BYTES, marketsFullInParts, parseMarketsFull, parseSports } from '../upstream';
 import { aMoneyline } from '../../../../test/odds-passthrough/sportsbook-factory';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const TIMEOUT_MS = 300;
 
 describe('SportsbookClient', () => {
   let server: Server;
@@ -15,7 +18,7 @@ describe('SportsbookClient', () => {
     server = createServer((req, res) => handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    client = new SportsbookClient(`http://127.0.0.1:${port}/book`, 300);
+    client = new SportsbookClient(`http://127.0.0.1:${port}/book`, TIMEOUT_MS);
   });
 
   afterAll(async () => {
@@ -50,6 +53,31 @@ describe('SportsbookClient', () => {
       { url: '/book/sports', etag: '"v1"' },
     ]);
     client.forget();
+  });
+
+  it('leaves no deadline timer pending once an answer is read, whatever its status', async () => {
+    // A deadline left pending wakes the process when it expires, long after the answer.
+    const pending = new Map<number, unknown>();
+    const hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === TIMEOUT_MS)
+          pending.set(id, resource);
+      },
+      destroy(id) {
+        pending.delete(id);
+      },
+    }).enable();
+    try {
+      handler = json(200, [{ id: 29, name: 'Soccer' }]);
+      await client.get('sports', parseSports);
+      handler = json(503, {});
+      await client.get('sports', parseSports);
+      // Destroy hooks of cleared timers run on the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      hook.disable();
+    }
+    expect(pending.size).toBe(0);
   });
 
   it('tells a forgotten cursor (410) and an unavailable table (503) apart from faults', async () => {

@@ -58,38 +58,38 @@ export class SportsbookClient {
     parse: (body: unknown) => Promise<ParseResult<T>>,
   ): Promise<FetchOutcome<T>> {
     const cached = this.cache.get(path);
+    // Not AbortSignal.timeout: its timer cannot be cleared, so every request woke the process
+    // once more when it expired, long after the answer came (three wake-ups a second per book).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('timed out', 'TimeoutError')),
+      this.timeoutMs,
+    );
     let response: Response;
-    try {
-      response = await fetch(new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
-        headers: cached
-          ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
-          : { Accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
-    }
-    if (response.status === 304 && cached) {
-      await response.body?.cancel();
-      return { kind: 'ok', value: cached.value as T, notModified: true };
-    }
-    if (response.status === 410) {
-      await response.body?.cancel();
-      return { kind: 'gone' };
-    }
-    if (response.status === 503 || response.status === 404) {
-      await response.body?.cancel();
-      return { kind: 'unavailable', status: response.status };
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { kind: 'fault', error: `GET ${path}: HTTP ${response.status}` };
-    }
     let body: unknown;
     try {
-      body = await read(response);
-    } catch (error) {
-      return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
+      try {
+        response = await fetch(
+          new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`),
+          {
+            headers: cached
+              ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
+              : { Accept: 'application/json' },
+            signal: deadline.signal,
+          },
+        );
+      } catch (error) {
+        return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
+      }
+      const early = await this.earlyOutcome<T>(path, response, cached);
+      if (early) return early;
+      try {
+        body = await read(response);
+      } catch (error) {
+        return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
+      }
+    } finally {
+      clearTimeout(timer);
     }
     const parsed = await parse(body);
     if (!parsed.ok) return { kind: 'fault', error: `GET ${path}: ${parsed.error}` };
@@ -97,6 +97,21 @@ export class SportsbookClient {
     if (etag) this.cache.set(path, { etag, value: parsed.value });
     else this.cache.delete(path);
     return { kind: 'ok', value: parsed.value, notModified: false };
+  }
+
+  /** The outcome of an answer whose body is not read (all but a 200), its body discarded. */
+  private async earlyOutcome<T>(
+    path: string,
+    response: Response,
+    cached: Cached | undefined,
+  ): Promise<FetchOutcome<T> | undefined> {
+    if (response.status === 200) return undefined;
+    await response.body?.cancel();
+    if (response.status === 304 && cached) return { kind: 'ok', value: cached.value as T, notModified: true };
+    if (response.status === 410) return { kind: 'gone' };
+    if (response.status === 503 || response.status === 404)
+      return { kind: 'unavailable', status: response.status };
+    return { kind: 'fault', error: `GET ${path}: HTTP ${response.status}` };
   }
 
   /** Forgets remembered bodies, so the next full load reads everything afresh. */

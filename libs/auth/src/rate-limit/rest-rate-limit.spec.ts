@@ -150,6 +150,47 @@ describe('REST rate limits in the key guard', () => {
   });
 });
 
+describe('the rate report timer', () => {
+  const principal = { keyId: 'fixtures', rate: null } as never;
+
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('wakes an idle replica never, and reports only until the buckets it used are full again', () => {
+    const { limits, clock } = setup();
+    limits.onModuleInit();
+    jest.advanceTimersByTime(1000);
+    expect(jest.getTimerCount()).toBe(0);
+
+    for (let i = 0; i < 3; i++) limits.admit(principal);
+    expect(jest.getTimerCount()).toBe(1);
+    // 10 rps, burst 3: after 100 ms one token of three is back, so the bucket is kept.
+    clock.advance(100);
+    jest.advanceTimersByTime(100);
+    expect(jest.getTimerCount()).toBe(1);
+    clock.advance(200);
+    jest.advanceTimersByTime(200);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it("keeps the bucket another replica's report filled until it is full, and stops with the module", () => {
+    const { limits, clock } = setup();
+    limits.applyReport({
+      service: 'fixtures-live',
+      replica: 'other',
+      used: { fixtures: { n: 2, rps: 10, burst: 3 } },
+    });
+    expect(jest.getTimerCount()).toBe(1);
+    clock.advance(100);
+    jest.advanceTimersByTime(100);
+    expect(jest.getTimerCount()).toBe(1);
+    limits.onModuleDestroy();
+    expect(jest.getTimerCount()).toBe(0);
+    limits.admit(principal);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
 describe('applyRestRateLimit', () => {
   it('writes no Retry-After on an admitted request', () => {
     const headers = new Map<string, unknown>();

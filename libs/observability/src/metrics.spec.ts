@@ -17,4 +17,20 @@ describe('Metrics', () => {
     expect(text).toMatch(/frames_total 25\n/);
     expect(text).toMatch(/process_cpu_user_seconds_total/);
   });
+
+  it('reports the event loop busy share since the previous scrape, between 0 and 1', async () => {
+    const metrics = new Metrics();
+    await metrics.render();
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        resolve();
+      }),
+    );
+    const text = await metrics.render();
+    const busy = Number(/^nodejs_eventloop_utilization_ratio (\S+)$/m.exec(text)?.[1]);
+    expect(busy).toBeGreaterThan(0.5);
+    expect(busy).toBeLessThanOrEqual(1);
+  });
 });

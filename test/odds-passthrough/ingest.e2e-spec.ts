@@ -234,6 +234,48 @@ describe('odds ingest', () => {
     expect((await odds(PREMATCH))?.selections.every((s) => s.status === 'locked')).toBe(true);
   });
 
+  it('reads leagues on the relist interval, and at once for a matchup in a league it has not seen', async () => {
+    const leagueReads = () => book.count(/\/sports\/29\/leagues$/);
+    const polls = () => book.count(/\/sports\/29\/markets\?since=/);
+    const [leaguesBefore, pollsBefore] = [leagueReads(), polls()];
+    await waitFor(() => polls() >= pollsBefore + 10, { timeoutMs: 8000, what: 'ten polls' });
+    // Ten polls of 200 ms take about two relist intervals of 1 s: a couple of reads, not ten.
+    expect(leagueReads() - leaguesBefore).toBeLessThanOrEqual(4);
+
+    const LA_LIGA = 1990;
+    const NEW_MATCH = 1601300002;
+    book.setLeagues(SOCCER, [
+      { id: 1980, name: 'England - Premier League' },
+      { id: LA_LIGA, name: 'Spain - La Liga' },
+    ]);
+    book.putMatchup(
+      SOCCER,
+      aMatchup({
+        id: NEW_MATCH,
+        league_id: LA_LIGA,
+        start_time: FUTURE,
+        periods: [{ number: 0, status: 'open', cutoff_at: FUTURE }],
+      }),
+    );
+    book.putMarket(SOCCER, aMoneyline({ matchup_id: NEW_MATCH, cutoff_at: FUTURE }));
+    const putAt = polls();
+    await waitFor(
+      async () => {
+        const leagues = await request(http(app))
+          .get('/v1/book/leagues')
+          .query({ sport: SOCCER })
+          .set('X-API-Key', key);
+        return (leagues.body as { id: number; name: string }[]).some(
+          (league) => league.id === LA_LIGA && league.name === 'Spain - La Liga',
+        );
+      },
+      { timeoutMs: 8000, intervalMs: 20, what: 'the new league' },
+    );
+    // Within the poll that saw the matchup (two if the change landed during one), not at the relist.
+    expect(polls() - putAt).toBeLessThanOrEqual(2);
+    await oddsWhen(NEW_MATCH, (o) => (o?.selections.length ?? 0) === 3, 'the new match');
+  });
+
   it('names markets Period N until a cold label table loads, then renames them with greater versions', async () => {
     book.setLabels(HOCKEY, undefined);
     book.setLeagues(HOCKEY, [{ id: 7000, name: 'NHL' }]);

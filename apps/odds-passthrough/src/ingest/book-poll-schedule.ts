@@ -19,6 +19,7 @@ import {
   parseMatchups,
   parsePeriodLabels,
   parseSports,
+  type UpstreamLeague,
   type UpstreamSport,
 } from '../upstream';
 
@@ -53,6 +54,18 @@ class UpstreamFault extends Error {}
 interface SportCursor {
   /** The `last` of the previous markets answer; undefined forces a full load. */
   cursor?: number;
+  /** The sport's league list as last read, and when (monotonic), so it is re-read on the relist interval. */
+  leagues?: LeagueList;
+}
+
+interface LeagueList {
+  readonly leagues: readonly UpstreamLeague[];
+  readonly ids: ReadonlySet<number>;
+  readonly readAt: number;
+}
+
+function leagueList(leagues: readonly UpstreamLeague[]): LeagueList {
+  return { leagues, ids: new Set(leagues.map((league) => league.id)), readAt: performance.now() };
 }
 
 /**
@@ -67,10 +80,10 @@ function elapsedSince(monotonicMs: number): number {
  * One sportsbook's ingest, on its schedule. `start` seeds the book (BookSeed),
  * then polls: a full load at start and after any fault, then every poll
  * interval the market delta with the matchup listing (conditional requests,
- * so an unchanged listing costs a 304), re-listing sports every relist
- * interval; cutoffs are checked when they pass (CutoffAlarm) and feed health
- * is reported on a timer of its own. Each diff goes to the book's BookOutbox; a fault keeps the book and
- * retries with capped backoff. `stop` resolves once what was in flight has
+ * so an unchanged listing costs a 304), re-listing sports and leagues every
+ * relist interval; cutoffs are checked when they pass (CutoffAlarm) and feed
+ * health is reported on a timer of its own. Each diff goes to the book's
+ * BookOutbox; a fault keeps the book and retries with capped backoff. `stop` resolves once what was in flight has
  * gone out, and `start` may follow it: the book is seeded again and loaded in
  * full, as by a fresh process.
  */
@@ -220,7 +233,7 @@ export class BookPollSchedule {
     // Period statuses (suspended, reopened) change only in the matchup listing: it is read on
     // every poll, conditionally (a 304 while nothing changed), and applied with the delta in one
     // pass, so a new match is announced once, with the markets that named it.
-    const listing = await this.listMatchups(sportId);
+    const listing = await this.listMatchups(sportId, position);
     this.apply(book.applyDelta(sportId, value, this.clock.now(), listing));
     position.cursor = value.last;
   }
@@ -237,7 +250,7 @@ export class BookPollSchedule {
     if (this.stopped) return;
     const load = { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets };
     await this.applyInParts(book.fullInParts(sportId, load, this.clock.now()));
-    this.cursors.set(sportId, { cursor: markets.value.last });
+    this.cursors.set(sportId, { cursor: markets.value.last, leagues: leagueList(leagues.value) });
   }
 
   /**
@@ -260,12 +273,27 @@ export class BookPollSchedule {
     }
   }
 
-  /** Leagues and matchups of a sport, or undefined when neither changed since the last read. */
-  private async listMatchups(sportId: number): Promise<MatchupsLoad | undefined> {
-    const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
+  /**
+   * Leagues and matchups of a sport, or undefined when neither changed since
+   * the last read. Matchups are read every poll (period statuses change
+   * there); leagues on the relist interval, and at once when a matchup names
+   * a league not listed yet, so a new matchup still comes with its league.
+   */
+  private async listMatchups(sportId: number, position: SportCursor): Promise<MatchupsLoad | undefined> {
     const matchups = expect(await this.client.get(`sports/${sportId}/matchups`, parseMatchups), 'matchups');
-    if (leagues.notModified && matchups.notModified) return undefined;
-    return { leagues: leagues.value, matchups: matchups.value };
+    let known = position.leagues;
+    let leaguesChanged = false;
+    if (
+      !known ||
+      elapsedSince(known.readAt) >= this.settings.relistMs ||
+      (!matchups.notModified && matchups.value.some((matchup) => !known?.ids.has(matchup.league_id)))
+    ) {
+      const leagues = expect(await this.client.get(`sports/${sportId}/leagues`, parseLeagues), 'leagues');
+      known = position.leagues = leagueList(leagues.value);
+      leaguesChanged = !leagues.notModified;
+    }
+    if (matchups.notModified && !leaguesChanged) return undefined;
+    return { leagues: known.leagues, matchups: matchups.value };
   }
 
   private forgetSportsOtherThan(sports: readonly UpstreamSport[]): void {

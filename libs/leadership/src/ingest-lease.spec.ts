@@ -165,4 +165,25 @@ describe('IngestLease', () => {
     expect(store.holderOf('feed')).toBe('b');
     await Promise.all([a.lease.stop(), b.lease.stop()]);
   });
+
+  it("probes PostgreSQL with each of the holder's renewals, on no timer of its own", async () => {
+    let probes = 0;
+    const lease = new IngestLease(
+      store as unknown as LeaseStore,
+      'feed',
+      'a',
+      { activate: () => undefined, deactivate: () => undefined },
+      { databaseReachable: () => Promise.resolve(++probes > 0) },
+    );
+    lease.start();
+    await advance(10);
+    expect(lease.holds()).toBe(true);
+    const before = probes;
+    await advance(10 * LEASE_TIMINGS.renewEveryMs);
+    expect(probes - before).toBeGreaterThanOrEqual(9);
+    expect(probes - before).toBeLessThanOrEqual(11);
+    // The next renewal and the fence that fires if it fails: nothing else wakes a steady holder.
+    expect(jest.getTimerCount()).toBe(2);
+    await lease.stop();
+  });
 });

@@ -60,7 +60,9 @@ export class IngestLease {
   private renewedAt = Number.NEGATIVE_INFINITY;
   private databaseFailures = 0;
   private timer?: NodeJS.Timeout;
-  /** The holder's PostgreSQL probe runs on its own timer: a slow probe must never delay a renewal. */
+  /** The holder's PostgreSQL probe under way: started with a renewal, never awaited by it. */
+  private probing?: Promise<void>;
+  /** Confirms a failed probe sooner than the next renewal would. */
   private probeTimer?: NodeJS.Timeout;
   private fenceTimer?: NodeJS.Timeout;
   private transitions: Promise<void> = Promise.resolve();
@@ -125,6 +127,7 @@ export class IngestLease {
 
   private async tick(): Promise<void> {
     if (this.role === 'active') {
+      this.probeDatabase();
       await this.renew();
       this.schedule(this.timings.renewEveryMs);
     } else {
@@ -153,7 +156,6 @@ export class IngestLease {
       this.lastFault = '';
       this.logger.log(`Ingest ${this.key}: active (epoch ${revision})`);
       this.enqueue(() => this.holder.activate(revision));
-      this.scheduleProbe();
     } catch (error) {
       if (!(error instanceof LeaseTaken)) this.fault(error);
     }
@@ -173,17 +175,29 @@ export class IngestLease {
     }
   }
 
-  private scheduleProbe(): void {
+  /**
+   * The holder's PostgreSQL probe, started in the renewal's turn: one wake-up
+   * for both, where a timer of its own woke the process as often again. It
+   * is not awaited there, so a slow probe never delays a renewal, and none
+   * starts while one is under way or a failed one waits to be confirmed.
+   */
+  private probeDatabase(): void {
+    if (this.probing || this.probeTimer) return;
     const epoch = this.currentEpoch;
-    const confirming =
-      this.databaseFailures > 0 && this.databaseFailures < this.timings.databaseFailuresToResign;
-    const delay = confirming ? this.timings.reprobeAfterFailureMs : this.timings.renewEveryMs;
-    this.probeTimer = setTimeout(() => {
-      void this.checkDatabase().then(() => {
-        if (this.running && this.role === 'active' && this.currentEpoch === epoch) this.scheduleProbe();
+    const stillHolding = () => this.running && this.role === 'active' && this.currentEpoch === epoch;
+    this.probing = this.checkDatabase()
+      .catch((error: unknown) => this.fault(error))
+      .then(() => {
+        this.probing = undefined;
+        const confirming =
+          this.databaseFailures > 0 && this.databaseFailures < this.timings.databaseFailuresToResign;
+        if (!confirming || !stillHolding()) return;
+        this.probeTimer = setTimeout(() => {
+          this.probeTimer = undefined;
+          if (stillHolding()) this.probeDatabase();
+        }, this.timings.reprobeAfterFailureMs);
+        this.probeTimer.unref();
       });
-    }, delay);
-    this.probeTimer.unref();
   }
 
   /** A holder cut from PostgreSQL keeps publishing only while no standby could do better. */

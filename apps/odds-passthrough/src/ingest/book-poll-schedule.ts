@@ -155,6 +155,7 @@ export class BookPollSchedule {
     this.timers = [];
     this.wake?.();
     await this.outbox.stop(this.loop);
+    this.client.close();
   }
 
   /** NATS is back: frames waiting for the change log are retried at once. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHook } from 'node:async_hooks';
-import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { SportsbookClient } from './sportsbook-client';
 import { JSON_PART_BYTES, marketsFullInParts, parseMarketsFull, parseSports } from '../upstream';
 import { aMoneyline } from '../../../../test/odds-passthrough/sportsbook-factory';
@@ -22,6 +23,7 @@ describe('SportsbookClient', () => {
   });
 
   afterAll(async () => {
+    client.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
@@ -78,6 +80,62 @@ describe('SportsbookClient', () => {
       hook.disable();
     }
     expect(pending.size).toBe(0);
+  });
+
+  it('decodes a compressed body, as the book may send one', async () => {
+    const sports = [{ id: 29, name: 'Soccer' }];
+    for (const [encoding, encode] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      handler = (req, res) => {
+        expect(req.headers['accept-encoding']).toContain(encoding);
+        res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': encoding })
+          .end(encode(JSON.stringify(sports)));
+      };
+      expect(await client.get('sports', parseSports)).toEqual({
+        kind: 'ok',
+        value: sports,
+        notModified: false,
+      });
+    }
+  });
+
+  it('sends again on a new connection when the book reset the idle one it reused', async () => {
+    // Answers the first request of each connection and resets the connection on the second, as a
+    // book does that closes an idle connection just as the client reuses it.
+    const body = JSON.stringify([{ id: 29, name: 'Soccer' }]);
+    const book = createNetServer((socket) => {
+      let requests = 0;
+      socket.on('data', (data) => {
+        requests += data.toString('latin1').split('\r\n\r\n').length - 1;
+        if (requests === 1) {
+          socket.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+              `Connection: keep-alive\r\n\r\n${body}`,
+          );
+        } else socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => book.listen(0, '127.0.0.1', resolve));
+    const reused = new SportsbookClient(
+      `http://127.0.0.1:${(book.address() as AddressInfo).port}/`,
+      TIMEOUT_MS,
+    );
+    try {
+      for (let i = 0; i < 3; i++) expect((await reused.get('sports', parseSports)).kind).toBe('ok');
+    } finally {
+      reused.close();
+      await new Promise<void>((resolve) => book.close(() => resolve()));
+    }
+  });
+
+  it('reports a refused connection as a fault naming it', async () => {
+    const closed = new SportsbookClient('http://127.0.0.1:1/book', TIMEOUT_MS);
+    const outcome = await closed.get('sports', parseSports);
+    expect(outcome.kind === 'fault' && outcome.error).toContain('GET sports: connect ECONNREFUSED');
   });
 
   it('tells a forgotten cursor (410) and an unavailable table (503) apart from faults', async () => {

@@ -1,5 +1,6 @@
 import { parseJsonInParts, type ParseResult } from '../upstream';
 import { inParts } from '../common/work-in-parts';
+import { type UpstreamAnswer, UpstreamHttp } from './upstream-http';
 
 /** The outcome of one upstream request; a fault never throws. */
 export type FetchOutcome<T> =
@@ -20,6 +21,8 @@ interface Cached {
  */
 export class SportsbookClient {
   private readonly cache = new Map<string, Cached>();
+  private readonly http = new UpstreamHttp();
+  private readonly decoder = new TextDecoder();
 
   constructor(
     private readonly baseUrl: string,
@@ -29,7 +32,7 @@ export class SportsbookClient {
   async get<T>(path: string, parse: (body: unknown) => ParseResult<T>): Promise<FetchOutcome<T>> {
     return this.request(
       path,
-      (response) => response.json(),
+      (bytes) => JSON.parse(this.decoder.decode(bytes)) as unknown,
       (body) => Promise.resolve(parse(body)),
     );
   }
@@ -47,14 +50,14 @@ export class SportsbookClient {
   ): Promise<FetchOutcome<T>> {
     return this.request(
       path,
-      async (response) => inParts(parseJsonInParts(new Uint8Array(await response.arrayBuffer()), member)),
+      (bytes) => inParts(parseJsonInParts(bytes, member)),
       (body) => inParts(parse(body)),
     );
   }
 
   private async request<T>(
     path: string,
-    read: (response: Response) => Promise<unknown>,
+    read: (bytes: Uint8Array) => unknown,
     parse: (body: unknown) => Promise<ParseResult<T>>,
   ): Promise<FetchOutcome<T>> {
     const cached = this.cache.get(path);
@@ -65,26 +68,30 @@ export class SportsbookClient {
       () => deadline.abort(new DOMException('timed out', 'TimeoutError')),
       this.timeoutMs,
     );
-    let response: Response;
+    let response: UpstreamAnswer;
     let body: unknown;
     try {
       try {
-        response = await fetch(
+        response = await this.http.get(
           new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`),
-          {
-            headers: cached
-              ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
-              : { Accept: 'application/json' },
-            signal: deadline.signal,
-          },
+          cached
+            ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
+            : { Accept: 'application/json' },
+          deadline.signal,
         );
       } catch (error) {
         return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
       }
-      const early = await this.earlyOutcome<T>(path, response, cached);
+      const early = this.earlyOutcome<T>(path, response, cached);
       if (early) return early;
+      let bytes: Uint8Array;
       try {
-        body = await read(response);
+        bytes = await response.read();
+      } catch (error) {
+        return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
+      }
+      try {
+        body = await read(bytes);
       } catch (error) {
         return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
       }
@@ -93,20 +100,20 @@ export class SportsbookClient {
     }
     const parsed = await parse(body);
     if (!parsed.ok) return { kind: 'fault', error: `GET ${path}: ${parsed.error}` };
-    const etag = response.headers.get('etag');
+    const etag = response.etag;
     if (etag) this.cache.set(path, { etag, value: parsed.value });
     else this.cache.delete(path);
     return { kind: 'ok', value: parsed.value, notModified: false };
   }
 
   /** The outcome of an answer whose body is not read (all but a 200), its body discarded. */
-  private async earlyOutcome<T>(
+  private earlyOutcome<T>(
     path: string,
-    response: Response,
+    response: UpstreamAnswer,
     cached: Cached | undefined,
-  ): Promise<FetchOutcome<T> | undefined> {
+  ): FetchOutcome<T> | undefined {
     if (response.status === 200) return undefined;
-    await response.body?.cancel();
+    response.discard();
     if (response.status === 304 && cached) return { kind: 'ok', value: cached.value as T, notModified: true };
     if (response.status === 410) return { kind: 'gone' };
     if (response.status === 503 || response.status === 404)
@@ -118,14 +125,19 @@ export class SportsbookClient {
   forget(): void {
     this.cache.clear();
   }
+
+  /** Closes idle connections to the book; a later request opens a new one. */
+  close(): void {
+    this.http.close();
+  }
 }
 
 function describe(error: unknown): string {
-  // An aborted fetch rejects with a DOMException, which is not an Error in every Node version.
+  // The deadline's reason is a DOMException, which is not an Error in every Node version.
   const named =
     typeof error === 'object' && error !== null ? (error as { name?: unknown; message?: unknown }) : {};
   if (named.name === 'TimeoutError') return 'timed out';
-  // Node's fetch hides the network error (ECONNREFUSED, ...) in its cause.
+  // A wrapped network error (ECONNREFUSED, ...) keeps its code in its cause.
   const cause = (named as { cause?: { code?: unknown } }).cause;
   if (typeof named.message === 'string') {
     return typeof cause?.code === 'string' ? `${named.message} (${cause.code})` : named.message;

@@ -186,4 +186,28 @@ describe('IngestLease', () => {
     expect(jest.getTimerCount()).toBe(2);
     await lease.stop();
   });
+
+  it('probes again after a stop that came while a failed probe waited to be confirmed', async () => {
+    let probes = 0;
+    let reachable = false;
+    const lease = new IngestLease(
+      store as unknown as LeaseStore,
+      'feed',
+      'a',
+      { activate: () => undefined, deactivate: () => undefined },
+      { databaseReachable: () => Promise.resolve(++probes > 0 && reachable) },
+    );
+    lease.start();
+    // Acquired at once; the first renewal (a standby's period later) probes, fails, and waits to confirm.
+    await advance(LEASE_TIMINGS.standbyEveryMs + LEASE_TIMINGS.reprobeAfterFailureMs / 2);
+    const failedAt = probes;
+    expect(failedAt).toBe(2);
+    await lease.stop();
+    reachable = true;
+    lease.start();
+    await advance(5 * LEASE_TIMINGS.renewEveryMs);
+    expect(lease.holds()).toBe(true);
+    expect(probes - failedAt).toBeGreaterThanOrEqual(3);
+    await lease.stop();
+  });
 });

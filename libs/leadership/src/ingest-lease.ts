@@ -107,6 +107,7 @@ export class IngestLease {
     this.running = false;
     clearTimeout(this.timer);
     clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
     await this.ticking;
     const wasActive = this.role === 'active';
     if (wasActive) this.fence('this process is stopping');

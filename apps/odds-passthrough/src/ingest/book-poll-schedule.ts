@@ -83,9 +83,9 @@ function elapsedSince(monotonicMs: number): number {
  * so an unchanged listing costs a 304), re-listing sports and leagues every
  * relist interval; cutoffs are checked when they pass (CutoffAlarm) and feed
  * health is reported on a timer of its own. Each diff goes to the book's
- * BookOutbox; a fault keeps the book and retries with capped backoff. `stop` resolves once what was in flight has
- * gone out, and `start` may follow it: the book is seeded again and loaded in
- * full, as by a fresh process.
+ * BookOutbox; a fault keeps the book and retries with capped backoff. `stop`
+ * resolves once what was in flight has gone out, and `start` may follow it:
+ * the book is seeded again and loaded in full, as by a fresh process.
  */
 export class BookPollSchedule {
   private readonly logger: Logger;

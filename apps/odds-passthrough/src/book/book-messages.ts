@@ -46,7 +46,8 @@ export interface CatalogMessage {
 
 /**
  * Published by the ingest on `DynamicSubjects.oddsHealth(book)` after every
- * poll and once a second; `isFeedHealthy` (domain) judges it.
+ * poll, and every second while a poll is late (HealthBeat); `isFeedHealthy`
+ * (domain) judges it.
  */
 export type FeedHealthMessage = FeedHealth;
 

@@ -72,7 +72,10 @@ describe('BookOutbox', () => {
         await recordsWait;
         return refuseOr(describePublished(record), () => void published.push({ gen: at, published: record }));
       },
-      writeHealth: () => Promise.resolve(),
+      writeHealth: () => {
+        trace.push('write health');
+        return Promise.resolve();
+      },
       topPosition: () => Promise.resolve(0),
     } as unknown as BookRepository;
     emitted = new Map();
@@ -267,5 +270,22 @@ describe('BookOutbox', () => {
     expect(outbox.publishHealth()).toBeUndefined();
     outbox.start();
     expect(outbox.publishHealth()).toEqual({ last_success_at: null, full_loaded: false, poll_ms: 1000 });
+  });
+
+  it('publishes the feed health at every report and stores it at most once a second', () => {
+    let now = 10_000;
+    const clock = jest.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      outbox.start();
+      outbox.reportHealth();
+      now += 400;
+      outbox.reportHealth();
+      now += 600;
+      outbox.reportHealth();
+      expect(trace.filter((entry) => entry === 'odds.book.health')).toHaveLength(3);
+      expect(trace.filter((entry) => entry === 'write health')).toHaveLength(2);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -8,6 +8,8 @@ import type { BookPublication } from './book-publication';
 import { describeError } from './describe-error';
 
 const encoder = new TextEncoder();
+/** The stored copy of the feed health is rewritten at most this often, however fast the book is polled. */
+const HEALTH_STORED_EVERY_MS = 1000;
 
 /**
  * Everything one book's ingest sends out, in the order its IngestBook
@@ -18,7 +20,7 @@ const encoder = new TextEncoder();
  * never published and announce it again. A publication waits for its own
  * rows only: the records queue behind the rows sent meanwhile, so a full
  * load of many parts goes out as fast as its rows are stored. The feed's health is published
- * after every poll and, with a stored copy, once a second. Writes queue in
+ * when the poll schedule reports it (HealthBeat), with a stored copy. Writes queue in
  * order and are retried with backoff while PostgreSQL is away; the stream
  * does not wait for them.
  */
@@ -37,6 +39,8 @@ export class BookOutbox {
   private inFlight = 0;
   private readonly catchUps: { readonly atMost: number; readonly go: () => void }[] = [];
   private lastSuccessAt: number | null = null;
+  /** When the feed health was last stored (monotonic). */
+  private healthStoredAt = Number.NEGATIVE_INFINITY;
   private fullLoaded = false;
   private stopped = false;
 
@@ -179,10 +183,16 @@ export class BookOutbox {
     return health;
   }
 
-  /** Also stored (best effort), so a replica starting late knows the feed's health at once. */
+  /**
+   * Also stored (best effort, at most once a second), so a replica starting
+   * late knows the feed's health at once.
+   */
   reportHealth(): void {
     const health = this.publishHealth();
-    if (health) this.repository.writeHealth(this.book, health).catch(() => undefined);
+    const now = performance.now();
+    if (!health || now - this.healthStoredAt < HEALTH_STORED_EVERY_MS) return;
+    this.healthStoredAt = now;
+    this.repository.writeHealth(this.book, health).catch(() => undefined);
   }
 
   /**

@@ -11,6 +11,7 @@ import { buildPublication } from './book-publication';
 import { BookSeed } from './book-seed';
 import { CutoffAlarm } from './cutoff-alarm';
 import { describeError } from './describe-error';
+import { HealthBeat } from './health-beat';
 import { type FetchOutcome, SportsbookClient } from './sportsbook-client';
 import {
   parseLeagues,
@@ -29,11 +30,14 @@ export interface PollSettings {
   readonly timeoutMs: number;
 }
 
-/** The longest wait between cutoff checks (CutoffAlarm); a cutoff itself is waited for exactly. */
+/**
+ * Cutoffs are checked after every poll; while a poll is late, at most this
+ * long after the poll interval (CutoffAlarm). A cutoff itself is waited for exactly.
+ */
 const CUTOFF_CHECK_MAX_MS = 1000;
 /** The wait before checking again when a load was half applied. */
 const CUTOFF_RETRY_MS = 200;
-/** How often feed health goes out besides after each poll, so late replicas learn it quickly. */
+/** How often feed health goes out while a poll is late (it goes out after every poll besides). */
 const HEALTH_EVERY_MS = 1000;
 /**
  * Markets resolved, published and stored per turn of the event loop when a
@@ -82,7 +86,7 @@ function elapsedSince(monotonicMs: number): number {
  * interval the market delta with the matchup listing (conditional requests,
  * so an unchanged listing costs a 304), re-listing sports and leagues every
  * relist interval; cutoffs are checked when they pass (CutoffAlarm) and feed
- * health is reported on a timer of its own. Each diff goes to the book's
+ * health is reported after each poll (HealthBeat). Each diff goes to the book's
  * BookOutbox; a fault keeps the book and retries with capped backoff. `stop`
  * resolves once what was in flight has gone out, and `start` may follow it:
  * the book is seeded again and loaded in full, as by a fresh process.
@@ -101,8 +105,8 @@ export class BookPollSchedule {
   /** While a load is applied part by part, the book is half-resolved: cutoffs wait for it. */
   private applyingParts = false;
   private wake?: () => void;
-  private timers: NodeJS.Timeout[] = [];
   private readonly cutoffs: CutoffAlarm;
+  private readonly health: HealthBeat;
 
   constructor(
     private readonly source: BookSource,
@@ -129,9 +133,10 @@ export class BookPollSchedule {
     this.cutoffs = new CutoffAlarm(clock, {
       nextCutoff: () => this.book?.nextCutoff(),
       check: () => this.checkCutoffs(),
-      capMs: CUTOFF_CHECK_MAX_MS,
+      capMs: settings.pollMs + CUTOFF_CHECK_MAX_MS,
       retryMs: CUTOFF_RETRY_MS,
     });
+    this.health = new HealthBeat(() => this.outbox.reportHealth(), settings.pollMs, HEALTH_EVERY_MS);
   }
 
   /** Starts polling; after a stop, only once `stop()` has resolved. */
@@ -145,14 +150,13 @@ export class BookPollSchedule {
     this.outbox.start();
     this.loop = this.run();
     this.cutoffs.start();
-    this.timers = [setInterval(() => this.outbox.reportHealth(), HEALTH_EVERY_MS)];
+    this.health.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.cutoffs.stop();
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    this.health.stop();
     this.wake?.();
     await this.outbox.stop(this.loop);
     this.client.close();
@@ -186,7 +190,8 @@ export class BookPollSchedule {
         wait = backoffDelay(this.failures++);
         this.logger.warn(`Sportsbook poll failed (${describeError(error)}); retrying in ${wait} ms`);
       }
-      this.outbox.publishHealth();
+      this.health.polled();
+      this.cutoffs.recheck();
       await this.sleep(wait);
     }
   }

@@ -83,10 +83,36 @@ describe('CutoffAlarm', () => {
     expect(next).toBeUndefined();
   });
 
+  it('checks at each recheck and leaves the cap timer unfired while rechecks come sooner', () => {
+    alarm.start();
+    for (let poll = 0; poll < 5; poll++) {
+      pass(900);
+      alarm.recheck();
+    }
+    expect(checks).toHaveLength(5);
+    next = clock.now() + 60_000;
+    clock.advance(61_000);
+    alarm.recheck();
+    expect(checks).toHaveLength(6);
+    expect(next).toBeUndefined();
+  });
+
+  it('still rings on a cutoff that falls between rechecks', () => {
+    alarm.start();
+    pass(500);
+    alarm.recheck();
+    next = clock.now() + 300;
+    alarm.arm();
+    pass(301);
+    expect(checks).toEqual([clock.now() - 301, clock.now()]);
+  });
+
   it('leaves no timer once stopped', () => {
     alarm.start();
     alarm.stop();
     alarm.arm();
+    alarm.recheck();
     expect(jest.getTimerCount()).toBe(0);
+    expect(checks).toEqual([]);
   });
 });

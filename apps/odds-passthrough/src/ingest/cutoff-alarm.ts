@@ -5,7 +5,10 @@ export interface CutoffAlarmOptions {
   readonly nextCutoff: () => number | undefined;
   /** Publishes what is due; false when the book cannot be checked now (a load half applied). */
   readonly check: () => boolean;
-  /** The longest wait: a cutoff the book gained meanwhile, or a clock that moved, is seen within it. */
+  /**
+   * The longest wait: a clock that moved is seen within it even when nothing
+   * calls `recheck` (the ingest does after every poll).
+   */
   readonly capMs: number;
   /** The wait after a check that could not run. */
   readonly retryMs: number;
@@ -16,7 +19,8 @@ export interface CutoffAlarmOptions {
  * fixed period woke the process five times a second for nothing most of the
  * time, and each wake-up of a big process costs CPU; waiting for the cutoff
  * itself also publishes the lock on time instead of up to a period late.
- * `arm` is called whenever the book changed (a sooner cutoff re-arms it).
+ * `arm` is called whenever the book changed (a sooner cutoff re-arms it),
+ * `recheck` after every poll, so the cap only matters while polls stall.
  */
 export class CutoffAlarm {
   private timer?: NodeJS.Timeout;
@@ -45,6 +49,13 @@ export class CutoffAlarm {
     // One millisecond past the cutoff: a timer may fire a fraction early by the wall clock.
     const wait = next === undefined ? this.options.capMs : Math.max(0, next - this.clock.now() + 1);
     this.armIn(Math.min(wait, this.options.capMs));
+  }
+
+  /** Checks now (what is due goes out, a clock that moved is seen) and arms for what follows. */
+  recheck(): void {
+    if (this.stopped) return;
+    this.disarm();
+    this.ring();
   }
 
   private armIn(waitMs: number): void {

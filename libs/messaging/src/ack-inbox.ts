@@ -96,7 +96,9 @@ export function readAck(message: Pick<Msg, 'headers' | 'data'>): StoredAck | Err
   }
   let body: { seq?: unknown; duplicate?: unknown; error?: JetStreamRefusal['api_error'] };
   try {
-    body = JSON.parse(Buffer.from(message.data).toString('utf8')) as typeof body;
+    const { buffer, byteOffset, byteLength } = message.data;
+    // A view of the bytes nats.js received, not a copy: one acknowledgement per change appended.
+    body = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8')) as typeof body;
   } catch {
     return new Error('JetStream answered something other than JSON');
   }

@@ -33,7 +33,6 @@ const READ_CONCURRENCY = 4;
 @Injectable()
 export class LiveIngestService {
   private readonly logger = new Logger(LiveIngestService.name);
-  private readonly encoder = new TextEncoder();
   private readonly lastSeq = new Map<string, number>();
   private readonly unknown = new Map<string, UpstreamLiveEnvelope>();
   private readonly memories = new Map<number, MatchMemory>();
@@ -185,7 +184,8 @@ export class LiveIngestService {
       this.publisher.publish(
         match.id,
         match.sportId,
-        this.encoder.encode(frameData(match.id, snapshotJson)),
+        // From Node's shared pool: no backing store of its own per state (see BookChangePublisher).
+        Buffer.from(frameData(match.id, snapshotJson), 'utf8'),
         write,
       );
   }

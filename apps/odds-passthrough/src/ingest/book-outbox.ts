@@ -7,7 +7,6 @@ import { BookChangePublisher } from './book-change-publisher';
 import type { BookPublication } from './book-publication';
 import { describeError } from './describe-error';
 
-const encoder = new TextEncoder();
 /** The stored copy of the feed health is rewritten at most this often, however fast the book is polled. */
 const HEALTH_STORED_EVERY_MS = 1000;
 
@@ -179,7 +178,7 @@ export class BookOutbox {
       full_loaded: this.fullLoaded,
       poll_ms: this.pollMs,
     };
-    this.events.emitFrame(DynamicSubjects.oddsHealth(this.book), encoder.encode(JSON.stringify(health)));
+    this.events.emitFrame(DynamicSubjects.oddsHealth(this.book), Buffer.from(JSON.stringify(health), 'utf8'));
     return health;
   }
 
@@ -239,7 +238,10 @@ export class BookOutbox {
   /** False when the message was held back: this process may no longer hold the lease. */
   private publishCatalog(message: CatalogMessage): boolean {
     if (!this.mayPublish()) return false;
-    this.events.emitFrame(DynamicSubjects.oddsCatalog(this.book), encoder.encode(JSON.stringify(message)));
+    this.events.emitFrame(
+      DynamicSubjects.oddsCatalog(this.book),
+      Buffer.from(JSON.stringify(message), 'utf8'),
+    );
     return true;
   }
 }

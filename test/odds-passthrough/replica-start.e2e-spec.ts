@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
-import { connect, type Msg, type NatsConnection } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import request from 'supertest';
-import { type ChangePosition, NatsLink, positionOf } from '@app/messaging';
+import { type ChangePosition, NatsLink } from '@app/messaging';
 import { BookRepository } from '../../apps/odds-passthrough/src/book/book.repository';
+import { type MatchChange, readBatch } from '../../apps/odds-passthrough/src/book/match-change-batch';
 import { MATCH, moneylineWithHomePrice, seedBook, SOCCER } from './book-fixture';
 import { bootOdds, bootOddsAsMain, http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
@@ -37,6 +38,13 @@ async function startingStack(name: string, teardowns: (() => Promise<void>)[]): 
   return { stack, book, env, apps, nats };
 }
 
+/** The changes of MATCH in a batch the ingest published. */
+function changesOfMatch(data: Uint8Array): MatchChange[] {
+  return (readBatch(Buffer.from(data).toString('utf8')) ?? []).filter(
+    (change) => (JSON.parse(change.text) as { match_id: number }).match_id === MATCH,
+  );
+}
+
 describe('odds api replica starting while the ingest publishes', () => {
   const teardowns: (() => Promise<void>)[] = [];
 
@@ -55,10 +63,10 @@ describe('odds api replica starting while the ingest publishes', () => {
     const { app: api } = await bootOdds({ env: { ...env, ROLE: 'api' }, startMessaging: false });
     apps.push(api);
 
-    const published = nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.match.>`);
+    const published = nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.changes`);
     apps.push((await bootOdds({ env: { ...env, ROLE: 'ingest' } })).app);
     for await (const message of published) {
-      if (message.subject.endsWith(`.${MATCH}`)) break;
+      if (changesOfMatch(message.data).length > 0) break;
     }
 
     await api.startAllMicroservices();
@@ -86,10 +94,10 @@ describe('odds api replica starting while the ingest publishes', () => {
    */
   it('reads the book once and keeps a change it heard before initialising', async () => {
     const { stack, book, env, apps, nats } = await startingStack('odds_replica_first', teardowns);
-    const matchFrames: Msg[] = [];
-    nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.match.*.${MATCH}`, {
+    const matchFrames: MatchChange[] = [];
+    nats.subscribe(`${stack.env.NATS_SUBJECT_PREFIX}.odds.book.changes`, {
       callback: (error, message) => {
-        if (!error) matchFrames.push(message);
+        if (!error) matchFrames.push(...changesOfMatch(message.data));
       },
     });
     const nextFrame = async () => {
@@ -119,7 +127,7 @@ describe('odds api replica starting while the ingest publishes', () => {
           const ready = await subscribed(timeoutMs);
           const frame = nextFrame();
           book.putMarket(SOCCER, moneylineWithHomePrice(777));
-          probe.heard = positionOf((await frame).headers);
+          probe.heard = (await frame).position;
           return ready;
         });
       },

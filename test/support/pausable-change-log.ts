@@ -8,6 +8,7 @@ import {
   type NatsEventClient,
   positionOf,
 } from '@app/messaging';
+import { readBatch } from '../../apps/odds-passthrough/src/book/match-change-batch';
 import { NATS_URL, runSubjectPrefix } from './test-env';
 
 /**
@@ -60,18 +61,25 @@ export async function dropLog(link: NatsLink, log: ChangeLog): Promise<void> {
   await link.onApplicationShutdown();
 }
 
-/** A frame an ingest's publisher sent on NATS, with the position its headers carried. */
+/**
+ * A frame an ingest's publisher sent on NATS, with its position: from the
+ * headers (fixtures-live), or from its line in a batch of match changes (odds).
+ */
 export interface EmittedFrame {
   readonly frame: string;
   readonly position: ChangePosition | null;
 }
 
-/** A stand-in for the event client that records what a publisher emits, in order. */
+/** A stand-in for the event client that records what a publisher emits, frame by frame, in order. */
 export function recordingEvents(): { readonly events: NatsEventClient; readonly emitted: EmittedFrame[] } {
   const emitted: EmittedFrame[] = [];
   const events = {
-    emitFrame: (_subject: string, data: Uint8Array, meta: MsgHdrs) =>
-      emitted.push({ frame: Buffer.from(data).toString(), position: positionOf(meta) }),
+    emitFrame: (subject: string, data: Uint8Array, meta?: MsgHdrs) => {
+      const text = Buffer.from(data).toString();
+      const batch = subject.endsWith('.changes') ? readBatch(text) : undefined;
+      if (batch) emitted.push(...batch.map((change) => ({ frame: change.text, position: change.position })));
+      else emitted.push({ frame: text, position: positionOf(meta) });
+    },
   } as unknown as NatsEventClient;
   return { events, emitted };
 }

@@ -80,14 +80,17 @@ export const DynamicSubjects = {
    */
   fixturesLog: (sportId: number, matchId: number): string => `fixtures.log.${sportId}.${matchId}`,
   fixturesLogAll: 'fixtures.log.>',
-  /** Payload: the `update` frame of the odds stream for that match. */
-  oddsMatch: (book: string, sportId: number, matchId: number): string =>
-    `odds.${book}.match.${sportId}.${matchId}`,
-  /** Every book's match changes; the book is the subject's second token (`bookOfSubject`). */
-  oddsMatchAny: 'odds.*.match.>',
   /**
-   * The same payload, appended to the book's change log (JetStream) before it
-   * goes out on `oddsMatch` with `Seq` and `Prev-Seq` headers.
+   * Payload: match changes of that book, each an `update` frame of the odds
+   * stream with the position its append to `oddsLog` gave it
+   * (odds-passthrough's match-change-batch.ts).
+   */
+  oddsChanges: (book: string): string => `odds.${book}.changes`,
+  /** Every book's match changes; the book is the subject's second token (`bookOfSubject`). */
+  oddsChangesAny: 'odds.*.changes',
+  /**
+   * One match's `update` frames, appended to the book's change log
+   * (JetStream) before they go out on `oddsChanges`.
    */
   oddsLog: (book: string, sportId: number, matchId: number): string =>
     `odds.${book}.log.${sportId}.${matchId}`,

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, type NatsContext, Payload } from '@nestjs/microservices';
-import type { MsgHdrs } from 'nats';
-import { bookOfSubject, DynamicSubjects, NatsLink, positionOf, unqualifySubject } from '@app/messaging';
+import { bookOfSubject, DynamicSubjects, NatsLink, unqualifySubject } from '@app/messaging';
 import { ReplicaBookService } from './replica-book.service';
 
 /**
@@ -16,10 +15,9 @@ export class BookChangesController {
     private readonly nats: NatsLink,
   ) {}
 
-  @EventPattern(DynamicSubjects.oddsMatchAny)
-  onMatchChange(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
-    const meta = context.getHeaders() as MsgHdrs | undefined;
-    this.replica.onMatchChange(this.bookOf(context), data, positionOf(meta));
+  @EventPattern(DynamicSubjects.oddsChangesAny)
+  onMatchChanges(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.replica.onMatchChanges(this.bookOf(context), data);
   }
 
   @EventPattern(DynamicSubjects.oddsCatalogAny)

@@ -51,7 +51,7 @@ export interface CatalogMessage {
  */
 export type FeedHealthMessage = FeedHealth;
 
-/** The `update` frame of the stream, which is also the payload of `DynamicSubjects.oddsMatch`. */
+/** The `update` frame of the stream, which the ingest publishes (without position) in batches on `DynamicSubjects.oddsChanges`. */
 export interface UpdateFrame {
   readonly type: 'update';
   readonly seq?: number;
@@ -124,30 +124,6 @@ export function updateFrame(
     selections,
     removed_market_keys: removedMarketKeys,
   };
-}
-
-/** A frame this process published: its text and the object it was serialised from. */
-export interface OwnFrame {
-  readonly text: string;
-  readonly frame: UpdateFrame;
-}
-
-/*
- * The frames this process published, by the bytes it published them as. A
- * process that also serves the book (ROLE=all) hears its own frames through
- * NatsLink's in-process echo, which hands over those very bytes: its replica
- * takes the object instead of decoding and parsing text it has just written.
- * Weak: an entry goes with its bytes.
- */
-const ownFrames = new WeakMap<Uint8Array, OwnFrame>();
-
-export function rememberOwnFrame(bytes: Uint8Array, own: OwnFrame): void {
-  ownFrames.set(bytes, own);
-}
-
-/** The frame behind `bytes` when this process published them; undefined for anyone else's. */
-export function ownFrame(bytes: Uint8Array): OwnFrame | undefined {
-  return ownFrames.get(bytes);
 }
 
 /**

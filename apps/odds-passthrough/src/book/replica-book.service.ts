@@ -6,7 +6,6 @@ import {
   type FeedHealthMessage,
   type LeagueInfo,
   type MatchInfo,
-  ownFrame,
   type SportInfo,
 } from './book-messages';
 import { type BookChangeListener, type BookConfig, BookReadPort } from './book-read-port';
@@ -14,6 +13,7 @@ import { BOOK_SOURCES, type BookSources } from './book-sources';
 import { inParts } from '../common/work-in-parts';
 import { BookRepository } from './book.repository';
 import type { MatchOdds } from './domain/match-odds';
+import { ownBatch, readBatch } from './match-change-batch';
 import { type AppliedChange, ReplicaBook } from './replica-book';
 
 export const REPLICA_BOOK_OPTIONS = Symbol('REPLICA_BOOK_OPTIONS');
@@ -135,13 +135,19 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
     return this.handles.get(book)?.replica.matches() ?? [];
   }
 
-  /** A match change of a book, as the ingest published it: the `update` frame's JSON and its position. */
-  onMatchChange(book: string, data: Uint8Array, position: ChangePosition | null): void {
+  /** Match changes of a book as the ingest published them: `update` frames with their positions. */
+  onMatchChanges(book: string, data: Uint8Array): void {
     const handle = this.servedHandle(book);
     if (!handle) return;
-    const own = ownFrame(data);
-    const text = own?.text ?? this.decoder.decode(data);
-    this.whenLoaded(handle, () => this.emit(handle.replica.applyFrame(text, position, own?.frame)));
+    const changes = ownBatch(data) ?? readBatch(this.decoder.decode(data));
+    if (!changes) {
+      this.logger.warn('Ignored a malformed batch of match changes');
+      return;
+    }
+    this.whenLoaded(handle, () => {
+      for (const change of changes)
+        this.emit(handle.replica.applyFrame(change.text, change.position, change.frame));
+    });
   }
 
   onCatalogChange(book: string, data: Uint8Array): void {

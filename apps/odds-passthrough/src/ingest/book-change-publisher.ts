@@ -10,10 +10,10 @@ import {
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
   type NatsEventClient,
-  positionHeaders,
   tailAfter,
 } from '@app/messaging';
-import { rememberOwnFrame, type UpdateFrame } from '../book/book-messages';
+import type { UpdateFrame } from '../book/book-messages';
+import { batchTexts, type MatchChange, rememberOwnBatch } from '../book/match-change-batch';
 import type { MatchPosition } from '../book/book.repository';
 import { describeError } from './describe-error';
 
@@ -35,7 +35,8 @@ interface PendingFrame extends MatchFrame {
 /**
  * The odds ingest's way out for match frames of one book. Each frame is
  * appended to the book's change log first, which gives it its `seq`; then it
- * goes out on the match's subject with its position in headers. Frames of
+ * goes out to the replicas with its position, several frames to a message
+ * (match-change-batch.ts), in the order of their positions. Frames of
  * different matches are appended together (one round trip per poll, not per
  * match), frames of one match one after the other, so each names the one
  * before it (`prev_seq`). While NATS cannot take them, the poll's frames wait
@@ -109,13 +110,13 @@ export class BookChangePublisher {
 
   /** Appends and publishes one poll's frames; resolves with their positions once all went out (or on stop). */
   async publish(frames: readonly MatchFrame[]): Promise<MatchPosition[]> {
-    let pending: PendingFrame[] = frames.map((frame) => {
-      // A frame is under a few KB: Buffer.from takes it out of Node's shared pool, where
-      // TextEncoder gives each its own backing store for the GC to track (2.5x the CPU).
-      const bytes = Buffer.from(frame.frame, 'utf8');
-      if (frame.update) rememberOwnFrame(bytes, { text: frame.frame, frame: frame.update });
-      return { ...frame, bytes, id: `${this.run}:${++this.counter}` };
-    });
+    // A frame is under a few KB: Buffer.from takes it out of Node's shared pool, where
+    // TextEncoder gives each its own backing store for the GC to track (2.5x the CPU).
+    let pending: PendingFrame[] = frames.map((frame) => ({
+      ...frame,
+      bytes: Buffer.from(frame.frame, 'utf8'),
+      id: `${this.run}:${++this.counter}`,
+    }));
     const positions: MatchPosition[] = [];
     for (let attempt = 0; pending.length > 0 && !this.stopped && this.mayPublish();) {
       await this.ready?.catch(() => undefined);
@@ -163,6 +164,7 @@ export class BookChangePublisher {
         }),
       );
       const failed: PendingFrame[] = [];
+      const appended: MatchChange[] = [];
       results.forEach((result, index) => {
         const frame = round[index];
         if (result.status === 'rejected') {
@@ -172,13 +174,10 @@ export class BookChangePublisher {
         }
         const position = result.value;
         this.lastSeq.set(frame.matchId, position.seq);
-        this.events.emitFrame(
-          DynamicSubjects.oddsMatch(this.book, frame.sportId, frame.matchId),
-          frame.bytes,
-          positionHeaders(position),
-        );
+        appended.push({ position, text: frame.frame, frame: frame.update });
         positions.push({ matchId: frame.matchId, ...position });
       });
+      this.emitChanges(appended);
       if (failed.length > 0) return [...failed, ...later];
       if (this.failing) {
         this.failing = false;
@@ -187,6 +186,16 @@ export class BookChangePublisher {
       queue = later;
     }
     return [];
+  }
+
+  /** What the log took goes out to the replicas, several changes to a message. */
+  private emitChanges(changes: readonly MatchChange[]): void {
+    const subject = DynamicSubjects.oddsChanges(this.book);
+    for (const batch of batchTexts(changes)) {
+      const bytes = Buffer.from(batch.text, 'utf8');
+      rememberOwnBatch(bytes, batch.changes);
+      this.events.emitFrame(subject, bytes);
+    }
   }
 
   private async tailOf(matchId: number, subject: string): Promise<ChainTail> {

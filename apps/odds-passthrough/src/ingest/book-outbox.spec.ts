@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { ChangeLog, NatsEventClient } from '@app/messaging';
-import { ownFrame, updateFrame } from '../book/book-messages';
+import { updateFrame } from '../book/book-messages';
+import { ownBatch, readBatch } from '../book/match-change-batch';
 import type { BookRepository, BookWrite, PublishedWrite } from '../book/book.repository';
 import { BookOutbox } from './book-outbox';
 import type { BookPublication } from './book-publication';
@@ -8,7 +9,10 @@ import { waitFor } from '../../../../test/support/wait-for';
 
 const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
 
-/** What left the outbox, in order: `write:<what>` for PostgreSQL, the subject for NATS. */
+/**
+ * What left the outbox, in order: `write:<what>` for PostgreSQL; for NATS, the
+ * subject and, for a batch of match changes, the matches it carries.
+ */
 type Trace = string[];
 
 function publication(matchId: number): BookPublication {
@@ -81,8 +85,11 @@ describe('BookOutbox', () => {
     emitted = new Map();
     const events = {
       emitFrame: (subject: string, bytes: Uint8Array) => {
-        trace.push(subject);
-        emitted.set(subject, bytes);
+        const changes = readBatch(Buffer.from(bytes).toString('utf8')) ?? [];
+        const matches = changes.map((change) => (JSON.parse(change.text) as { match_id: number }).match_id);
+        const entry = matches.length > 0 ? `${subject} ${matches.join(',')}` : subject;
+        trace.push(entry);
+        emitted.set(entry, bytes);
       },
     } as unknown as NatsEventClient;
     const log = {
@@ -106,10 +113,10 @@ describe('BookOutbox', () => {
       'write rows 7',
       'write rows 8',
       'odds.book.catalog',
-      'odds.book.match.29.7',
+      'odds.book.changes 7',
       'write positions 7@1',
       'odds.book.catalog',
-      'odds.book.match.29.8',
+      'odds.book.changes 8',
       'write positions 8@2',
     ]);
   });
@@ -121,7 +128,7 @@ describe('BookOutbox', () => {
     outbox.send(publication(7));
     outbox.send(publication(8));
     outbox.send(publication(9));
-    await waitFor(() => trace.includes('odds.book.match.29.9'), {
+    await waitFor(() => trace.includes('odds.book.changes 9'), {
       timeoutMs: 2000,
       what: 'the last frame, with no record stored yet',
     });
@@ -140,7 +147,7 @@ describe('BookOutbox', () => {
     recordsWait = new Promise((resolve) => (recordsGo = resolve));
     outbox.start();
     outbox.send(publication(7));
-    await waitFor(() => trace.includes('odds.book.match.29.7'), { timeoutMs: 2000, what: 'the frame' });
+    await waitFor(() => trace.includes('odds.book.changes 7'), { timeoutMs: 2000, what: 'the frame' });
     let stopped = false;
     const stopping = outbox.stop(undefined).then(() => (stopped = true));
     await new Promise((resolve) => setImmediate(resolve));
@@ -163,7 +170,7 @@ describe('BookOutbox', () => {
     expect(caughtUp).toBe(false);
     rowsGo();
     await waiting;
-    expect(trace).toContain('odds.book.match.29.8');
+    expect(trace).toContain('odds.book.changes 8');
     await expect(outbox.caughtUp(3)).resolves.toBeUndefined();
   });
 
@@ -189,11 +196,11 @@ describe('BookOutbox', () => {
       frames: [{ sportId: 29, matchId: 7, frame: JSON.stringify(update), update }],
     });
     await waitFor(() => published.length === 1, { timeoutMs: 2000, what: 'the publication' });
-    expect(ownFrame(emitted.get('odds.book.match.29.7') ?? new Uint8Array())).toEqual({
-      text: JSON.stringify(update),
-      frame: update,
-    });
-    expect(ownFrame(new TextEncoder().encode(JSON.stringify(update)))).toBeUndefined();
+    const bytes = emitted.get('odds.book.changes 7') ?? new Uint8Array();
+    expect(ownBatch(bytes)).toEqual([
+      { position: { seq: 1, prevSeq: null }, text: JSON.stringify(update), frame: update },
+    ]);
+    expect(ownBatch(Buffer.from(bytes))).toBeUndefined();
   });
 
   it('keeps publishing while PostgreSQL refuses writes, and writes the backlog in order once it is back', async () => {
@@ -201,7 +208,7 @@ describe('BookOutbox', () => {
     outbox.start();
     outbox.send(publication(7));
     outbox.send(publication(8));
-    await waitFor(() => trace.filter((entry) => entry.startsWith('odds.book.match')).length === 2, {
+    await waitFor(() => trace.filter((entry) => entry.startsWith('odds.book.changes')).length === 2, {
       timeoutMs: 2000,
       what: 'both frames published',
     });
@@ -242,7 +249,7 @@ describe('BookOutbox', () => {
     refusals = 1;
     outbox.start();
     outbox.send(publication(7));
-    await waitFor(() => trace.includes('odds.book.match.29.7'), { timeoutMs: 2000, what: 'the frame' });
+    await waitFor(() => trace.includes('odds.book.changes 7'), { timeoutMs: 2000, what: 'the frame' });
     await outbox.stop(undefined);
     expect(trace.some((entry) => entry.startsWith('write'))).toBe(false);
 

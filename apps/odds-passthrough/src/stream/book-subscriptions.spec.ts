@@ -411,5 +411,23 @@ describe('BookSubscriptions', () => {
       jest.advanceTimersByTime(1000);
       expect(client.frames.map((frame) => frame.seq)).toEqual([1, 6, 7]);
     });
+
+    it('sends nothing to a socket that closed, neither at once nor when a window closes', async () => {
+      const conflated = connect([29]);
+      const direct = connect([29]);
+      await subscriptions.subscribe(conflated, 100, { conflateMs: 1000 });
+      await subscriptions.subscribe(direct, 100);
+      replica.apply(100, 29, [selection('m1', 2, 110)]);
+      jest.advanceTimersByTime(300);
+      replica.apply(100, 29, [selection('m1', 3, 120)]);
+      conflated.isOpen = false;
+      direct.isOpen = false;
+      replica.apply(100, 29, [selection('m1', 4, 130)]);
+      jest.advanceTimersByTime(1000);
+      // The snapshots, then the two changes before the close for the unconflated socket only.
+      expect(conflated.frames.map((frame) => frame.type)).toEqual(['snapshot']);
+      expect(direct.frames.map((frame) => frame.type)).toEqual(['snapshot', 'update', 'update']);
+      expect(direct.frames[2]).toMatchObject({ selections: [selection('m1', 3, 120)] });
+    });
   });
 });

@@ -68,7 +68,7 @@ export class BookSubscriptions {
   private readonly clients = new Map<BookSubscriber, ClientState>();
   private readonly byMatch = new Map<number, Set<BookSubscriber>>();
   /** Clients with a subscribe_all, checked against each change's sport. */
-  private readonly wide = new Set<BookSubscriber>();
+  private readonly wide = new Map<BookSubscriber, ClientState>();
 
   constructor(
     private readonly replica: BookReadPort,
@@ -118,9 +118,9 @@ export class BookSubscriptions {
       const follow = this.clients.get(subscriber)?.matches.get(change.matchId);
       if (follow) this.offer(subscriber, follow, change.matchId, position.seq, shared);
     }
-    for (const subscriber of this.wide) {
+    for (const [subscriber, state] of this.wide) {
       if (explicit?.has(subscriber)) continue;
-      const follow = this.wideFollow(subscriber, change.sportId);
+      const follow = this.wideFollow(subscriber, state, change.sportId);
       if (!follow) continue;
       // A match that appears later in a subscribe_all starts, like any other, with a snapshot.
       if (change.matchAdded && !change.matchRemoved) {
@@ -211,7 +211,7 @@ export class BookSubscriptions {
     state.wide.get(key)?.windows.clear();
     const follow = this.newFollow(options);
     state.wide.set(key, follow);
-    this.wide.add(subscriber);
+    this.wide.set(subscriber, state);
     const isCurrent = () => this.clients.get(subscriber)?.wide.get(key) === follow;
     if (await this.resume(subscriber, follow, { sportId }, options.resumeAfter, isCurrent)) return;
     if (!isCurrent() || !subscriber.isOpen) return;
@@ -284,9 +284,7 @@ export class BookSubscriptions {
   }
 
   private deliver(subscriber: BookSubscriber, follow: Follow, matchId: number, frame: BookFrame): void {
-    follow.windows.offer(matchId, frame, (ready) => {
-      if (subscriber.isOpen) subscriber.send(ready);
-    });
+    follow.windows.offer(matchId, frame, subscriber);
   }
 
   private newFollow(options: FollowOptions): Follow {
@@ -298,9 +296,8 @@ export class BookSubscriptions {
   }
 
   /** The subscribe_all that covers a sport for this client, when its key may see that sport. */
-  private wideFollow(subscriber: BookSubscriber, sportId: number): Follow | undefined {
-    const state = this.clients.get(subscriber);
-    const follow = state?.wide.get('all') ?? state?.wide.get(sportId);
+  private wideFollow(subscriber: BookSubscriber, state: ClientState, sportId: number): Follow | undefined {
+    const follow = state.wide.get('all') ?? state.wide.get(sportId);
     if (!follow || !subscriber.principal.canSeeSportsbookSport(this.grant, sportId)) return undefined;
     return follow;
   }

@@ -1,5 +1,11 @@
 import { type BookFrame, conflateBookFrames } from './book-frames';
 
+/** Where a subscription's frames go: sent only while it is open, also when a window closes later. */
+export interface FrameTarget {
+  readonly isOpen: boolean;
+  send(frame: BookFrame): unknown;
+}
+
 interface Window {
   /** Epoch ms at which the window closes. */
   ends: number;
@@ -22,21 +28,22 @@ export class ConflationWindows {
     private readonly now: () => number,
   ) {}
 
-  offer(matchId: number, frame: BookFrame, send: (frame: BookFrame) => void): void {
+  /** With no window (0), a plain call per frame: it runs for every recipient of every change. */
+  offer(matchId: number, frame: BookFrame, to: FrameTarget): void {
     if (this.periodMs <= 0) {
-      send(frame);
+      if (to.isOpen) to.send(frame);
       return;
     }
     const now = this.now();
     const window = this.windows.get(matchId);
     if (window && now < window.ends) {
       window.held = window.held ? conflateBookFrames(window.held, frame) : frame;
-      window.timer ??= setTimeout(() => this.close(matchId, window, send), window.ends - now);
+      window.timer ??= setTimeout(() => this.close(matchId, window, to), window.ends - now);
       window.timer.unref();
       return;
     }
     this.windows.set(matchId, { ends: now + this.periodMs });
-    send(frame);
+    if (to.isOpen) to.send(frame);
   }
 
   /** Drops every open window and what it holds (the subscription ended). */
@@ -45,12 +52,12 @@ export class ConflationWindows {
     this.windows.clear();
   }
 
-  private close(matchId: number, window: Window, send: (frame: BookFrame) => void): void {
+  private close(matchId: number, window: Window, to: FrameTarget): void {
     window.timer = undefined;
     const held = window.held;
     window.held = undefined;
     if (this.windows.get(matchId) !== window || !held) return;
     window.ends = this.now() + this.periodMs;
-    send(held);
+    if (to.isOpen) to.send(held);
   }
 }

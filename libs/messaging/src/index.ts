@@ -3,6 +3,7 @@ export * from './messaging.module';
 export * from './nats-event.client';
 export * from './nats-event.server';
 export * from './nats-link';
+export * from './paced-queue';
 export * from './reconnect-schedule';
 export * from './subject-prefix';
 export * from './subjects';

@@ -10,7 +10,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { BackoffPolicy } from '@app/clock';
-import { LocalDeliveries } from './local-deliveries';
+import { PacedQueue } from './paced-queue';
 import { ReconnectSchedule } from './reconnect-schedule';
 import { qualifySubject } from './subject-prefix';
 
@@ -76,7 +76,7 @@ export class NatsLink implements OnApplicationShutdown {
   /** The connection on which the event server's subscriptions were last confirmed. */
   private subscribedOn?: NatsConnection;
   private readonly localListeners = new Set<LocalListener>();
-  private readonly localDeliveries = new LocalDeliveries();
+  private readonly localDeliveries = new PacedQueue();
   private connection?: NatsConnection;
   private manager?: { connection: NatsConnection; manager: Promise<JetStreamManager> };
   private readonly buckets = new Map<string, { connection: NatsConnection; kv: Promise<KV> }>();

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Clock, retryUntilDone } from '@app/clock';
-import { type ChangePosition, NatsLink } from '@app/messaging';
+import { type ChangePosition, NatsLink, PacedQueue } from '@app/messaging';
 import {
   type CatalogMessage,
   type FeedHealthMessage,
@@ -28,6 +28,13 @@ interface ReplicaHandle {
   readonly replica: ReplicaBook;
   /** While a load from PostgreSQL runs, NATS messages wait here, in order. */
   buffer?: (() => void)[];
+  /**
+   * What NATS delivers, one match change (or catalog message) per item, in
+   * order: a message carries up to 32 changes, and each change fans out to
+   * every subscriber, so a message applied at once could hold the event loop
+   * for hundreds of milliseconds (the ingest lease's renewal behind it).
+   */
+  readonly applies: PacedQueue;
   /** The chain of loads of this book, one at a time. */
   loads: Promise<void>;
 }
@@ -65,6 +72,7 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
       this.handles.set(source.name, {
         replica: new ReplicaBook(source.name),
         loads: Promise.resolve(),
+        applies: new PacedQueue(),
         // What NATS delivers before the first load (handlers may listen first) waits for it.
         buffer: options.enabled ? [] : undefined,
       });
@@ -144,10 +152,11 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
       this.logger.warn('Ignored a malformed batch of match changes');
       return;
     }
-    this.whenLoaded(handle, () => {
-      for (const change of changes)
-        this.emit(handle.replica.applyFrame(change.text, change.position, change.frame));
-    });
+    for (const change of changes) {
+      this.whenLoaded(handle, () =>
+        this.emit(handle.replica.applyFrame(change.text, change.position, change.frame)),
+      );
+    }
   }
 
   onCatalogChange(book: string, data: Uint8Array): void {
@@ -167,10 +176,19 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
     return this.options.enabled && !this.stopped ? this.handles.get(book) : undefined;
   }
 
-  /** Changes heard while the book is being (re)loaded wait for the load, then apply in order. */
+  /**
+   * Applies what NATS delivered, in order, a few milliseconds' worth per turn
+   * of the event loop; changes reached while the book is being (re)loaded
+   * wait for the load, then apply in order. One that waited here across the
+   * start of a load is older than what the load reads, and the replica skips
+   * what is not newer than what it holds.
+   */
   private whenLoaded(handle: ReplicaHandle, apply: () => void): void {
-    if (handle.buffer) handle.buffer.push(apply);
-    else apply();
+    handle.applies.push(() => {
+      if (this.stopped) return;
+      if (handle.buffer) handle.buffer.push(apply);
+      else apply();
+    });
   }
 
   private resyncAll(): void {

@@ -1,22 +1,23 @@
 /** A turn of the event loop that took longer than this halves the next turn's batch. */
 const TURN_BUDGET_MS = 4;
-/** Batches double while turns take under half the budget, up to this many messages. */
+/** Batches double while turns take under half the budget, up to this many items. */
 const MAX_BATCH = 64;
 
 /**
- * This process's own messages on their way to its own handlers (NatsLink's
- * in-process echo), in the order published, a batch per turn of the event
- * loop. Handing a burst over at once (a poll's frames, each fanned out to
- * every subscriber) ran all of its handling in one turn: timers, the ingest
- * lease's renewal among them, waited behind it. One message per turn paid a
- * loop iteration (a poll of the event queue, the immediate's bookkeeping)
- * per message instead: for a big book's poll of 800 changed matches, 800
- * iterations. So the batch adapts: a turn's length, measured from its start
- * to the next turn's start, includes the handlers' microtasks; cheap
- * messages go many to a turn, and a message whose handling takes longer than
- * the budget goes alone, as before.
+ * Work that arrives in bursts, run in order, a batch per turn of the event
+ * loop: this process's own messages on their way to its own handlers
+ * (NatsLink's in-process echo), and the odds replica's changes on their way
+ * to its subscribers. Running a burst at once (a poll's frames, each fanned
+ * out to every subscriber) held the whole of it in one turn: timers, the
+ * ingest lease's renewal among them, waited behind it. One item per turn
+ * paid a loop iteration (a poll of the event queue, the immediate's
+ * bookkeeping) per item instead: for a big book's poll of 800 changed
+ * matches, 800 iterations. So the batch adapts: a turn's length, measured
+ * from its start to the next turn's start, includes the items' microtasks;
+ * cheap items go many to a turn, and one that takes longer than the budget
+ * goes alone.
  */
-export class LocalDeliveries {
+export class PacedQueue {
   private queue: (() => void)[] = [];
   private head = 0;
   private scheduled = false;

@@ -1,4 +1,4 @@
-import { LocalDeliveries } from './local-deliveries';
+import { PacedQueue } from './paced-queue';
 
 function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -8,9 +8,9 @@ function busy(ms: number): void {
   for (const started = performance.now(); performance.now() - started < ms;);
 }
 
-describe('LocalDeliveries', () => {
+describe('PacedQueue', () => {
   it('delivers nothing in the turn of the push, then in the order pushed', async () => {
-    const deliveries = new LocalDeliveries();
+    const deliveries = new PacedQueue();
     const seen: number[] = [];
     for (let n = 0; n < 3; n++) deliveries.push(() => seen.push(n));
     expect(seen).toEqual([]);
@@ -19,7 +19,7 @@ describe('LocalDeliveries', () => {
   });
 
   it('keeps order across a long backlog and pushes made while it drains', async () => {
-    const deliveries = new LocalDeliveries();
+    const deliveries = new PacedQueue();
     const seen: number[] = [];
     for (let n = 0; n < 3000; n++) {
       deliveries.push(() => {
@@ -33,7 +33,7 @@ describe('LocalDeliveries', () => {
   });
 
   it('hands cheap messages over many to a turn', async () => {
-    const deliveries = new LocalDeliveries();
+    const deliveries = new PacedQueue();
     let seen = 0;
     for (let n = 0; n < 1000; n++) deliveries.push(() => (seen += 1));
     let turns = 0;
@@ -46,7 +46,7 @@ describe('LocalDeliveries', () => {
   });
 
   it('hands a message whose handling outlasts the budget over alone, its microtasks counted', async () => {
-    const deliveries = new LocalDeliveries();
+    const deliveries = new PacedQueue();
     const seen: number[] = [];
     for (let n = 0; n < 6; n++) {
       deliveries.push(() => {

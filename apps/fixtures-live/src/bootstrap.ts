@@ -6,7 +6,7 @@ import { createHttpApp, installHttpPipeline } from '@app/http-edge';
 import { connectNatsEvents } from '@app/messaging';
 import { StreamAdapter } from '@app/streaming';
 import { AppModule } from './app.module';
-import { AnswerReplayMiddleware } from './catalog/answer-replay.middleware';
+import { AnswerReplayDoor } from './catalog/answer-replay.door';
 import type { FixturesEnv } from './config/fixtures.env';
 import { fixturesRole } from './config/fixtures-role';
 import { setupOpenApi } from './openapi';
@@ -16,9 +16,8 @@ import { errorFrameText } from './stream/live-frames';
 export function configureFixturesApp(app: INestApplication): INestApplication {
   const config = app.get<ConfigService<FixturesEnv, true>>(ConfigService);
   const basePath = config.get('BASE_PATH', { infer: true });
-  installHttpPipeline(app, { errorField: 'detail' });
-  // After the request log, metrics, edge and CORS, which every answer passes through.
-  if (fixturesRole() !== 'ingest') app.use(app.get(AnswerReplayMiddleware).use);
+  const pipeline = installHttpPipeline(app, { errorField: 'detail' });
+  if (fixturesRole() !== 'ingest') pipeline.addFrontDoor(app.get(AnswerReplayDoor).visit);
   connectNatsEvents(app);
   app.setGlobalPrefix(basePath, { exclude: ['metrics'] });
   app.useWebSocketAdapter(new StreamAdapter(app, { pathPrefix: basePath, errorFrame: errorFrameText }));

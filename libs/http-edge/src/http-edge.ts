@@ -93,7 +93,7 @@ function responseStarted(socket: Duplex): boolean {
 }
 
 /** Framed for a body, even an empty one: such a request is only complete once its body has been read. */
-function hasBody(request: IncomingMessage): boolean {
+export function hasBody(request: IncomingMessage): boolean {
   return (
     request.headers['transfer-encoding'] !== undefined || request.headers['content-length'] !== undefined
   );

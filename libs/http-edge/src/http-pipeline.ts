@@ -1,8 +1,11 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import cors from 'cors';
 import { Metrics, observeRequests, PinoNestLogger, ROOT_LOGGER } from '@app/observability';
 import { installConditionalGet } from './conditional-get';
+import { type FrontDoor, installFrontDoor } from './front-door';
 import { type HttpEdgeOptions, installHttpEdge } from './http-edge';
 
 /**
@@ -17,6 +20,12 @@ export async function createHttpApp(
   return app;
 }
 
+/** The installed pipeline: what may still be put in front of it. */
+export interface HttpPipeline {
+  /** Lets `door` answer plain GETs before Express's router, after the log, metrics and CORS. */
+  addFrontDoor(door: FrontDoor): void;
+}
+
 /**
  * The HTTP pipeline both services share, in this order: the request log and
  * metrics (before anything can answer), the edge (bodies, parser
@@ -27,13 +36,16 @@ export async function createHttpApp(
  * (a strong `ETag` on JSON answers, 304 when the client holds it; Express's
  * own weak tags are off, so there is one mechanism).
  */
-export function installHttpPipeline(app: INestApplication, options: HttpEdgeOptions): void {
+export function installHttpPipeline(app: INestApplication, options: HttpEdgeOptions): HttpPipeline {
   const express = app as NestExpressApplication;
-  installConditionalGet(express.getHttpAdapter().getInstance());
-  app.use(observeRequests(app.get(ROOT_LOGGER), app.get(Metrics)));
+  const instance = express.getHttpAdapter().getInstance();
+  installConditionalGet(instance);
+  const observe = observeRequests(app.get(ROOT_LOGGER), app.get(Metrics));
+  app.use(observe);
   installHttpEdge(app, options);
   express.set('query parser', 'simple');
-  app.enableCors({
+  // What `app.enableCors` installs, kept at hand for a front door.
+  const allowOrigins = cors({
     exposedHeaders: [
       'X-Request-Id',
       'ETag',
@@ -43,4 +55,9 @@ export function installHttpPipeline(app: INestApplication, options: HttpEdgeOpti
       'Retry-After',
     ],
   });
+  app.use(allowOrigins);
+  return {
+    addFrontDoor: (door) =>
+      installFrontDoor(app.getHttpServer() as Server, instance, [observe, allowOrigins], door),
+  };
 }

@@ -10,3 +10,4 @@ export * from './serve-as-request';
 export * from './method-not-allowed';
 export * from './http-pipeline';
 export * from './query-validation';
+export * from './front-door';

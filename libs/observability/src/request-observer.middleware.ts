@@ -1,10 +1,16 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoInstance } from 'pino';
-import type { NextFunction, Request, Response } from 'express';
 import { isQuietPath, requestId } from './logging.module';
 import type { Metrics } from './metrics';
 import { redactKeys } from './redact';
 
-type ObservedRequest = Request & { id?: string };
+/** What the observer reads and sets: Express's request, or Node's own that a front door took. */
+export type ObservedRequest = IncomingMessage & {
+  id?: string;
+  route?: unknown;
+  baseUrl?: string;
+  originalUrl?: string;
+};
 
 /**
  * What every HTTP request leaves behind, from one `finish` listener: its id
@@ -22,7 +28,7 @@ type ObservedRequest = Request & { id?: string };
  */
 export function observeRequests(root: PinoInstance, metrics: Metrics) {
   const duration = metrics.httpDuration;
-  return (req: ObservedRequest, res: Response, next: NextFunction): void => {
+  return (req: ObservedRequest, res: ServerResponse, next: (error?: unknown) => void): void => {
     const id = requestId(req, res);
     req.id = id;
     const logged = !isQuietPath(req.url);
@@ -35,7 +41,7 @@ export function observeRequests(root: PinoInstance, metrics: Metrics) {
       duration.observe(
         {
           method: req.method,
-          route: matched ? `${req.baseUrl}${route}` : 'unmatched',
+          route: matched ? `${req.baseUrl ?? ''}${route}` : 'unmatched',
           status: String(res.statusCode),
         },
         seconds,
@@ -46,7 +52,7 @@ export function observeRequests(root: PinoInstance, metrics: Metrics) {
       if (!root.isLevelEnabled(failed ? 'error' : 'info')) return;
       const entry = {
         reqId: id,
-        req: { id, method: req.method, url: redactKeys(req.originalUrl ?? req.url) },
+        req: { id, method: req.method, url: redactKeys(req.originalUrl ?? req.url ?? '') },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(seconds * 1000),
       };

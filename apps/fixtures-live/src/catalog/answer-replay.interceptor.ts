@@ -9,7 +9,7 @@ import { CatalogReadCache } from './catalog-read-cache';
 /**
  * Records, on the catalog list routes it decorates, each fresh cached page
  * the full pipeline answered (guard, pipe, handler), for
- * `AnswerReplayMiddleware` to give again to the same key for the same target.
+ * `AnswerReplayDoor` to give again to the same key for the same target.
  * A request that names its key in the query is not recorded: the target
  * would hold the key.
  */

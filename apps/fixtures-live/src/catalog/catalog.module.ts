@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AnswerReplay } from './answer-replay';
 import { AnswerReplayInterceptor } from './answer-replay.interceptor';
-import { AnswerReplayMiddleware } from './answer-replay.middleware';
+import { AnswerReplayDoor } from './answer-replay.door';
 import { CatalogChangesController } from './catalog-changes.controller';
 import { CatalogReadCache } from './catalog-read-cache';
 import { LeaguesController } from './leagues.controller';
@@ -20,8 +20,8 @@ import { SportsService } from './sports.service';
     CatalogReadCache,
     { provide: AnswerReplay, useFactory: () => new AnswerReplay() },
     AnswerReplayInterceptor,
-    AnswerReplayMiddleware,
+    AnswerReplayDoor,
   ],
-  exports: [LeaguesService, MatchesService, CatalogReadCache, AnswerReplayMiddleware],
+  exports: [LeaguesService, MatchesService, CatalogReadCache, AnswerReplayDoor],
 })
 export class CatalogModule {}

@@ -37,7 +37,7 @@ export type FrontDoor = (
  * router (a final handler and a walk through every layer per request) nor
  * Express's request prototype, which nothing on this path reads: switching
  * it cost more than the rest of the replay in the REST workload of `npm run
- * bench`, Node's own request handling then seeing requests of two shapes
+ * bench`, probably as Node's own request handling then sees requests of two shapes
  * (ADR 023). Call it after the application's middleware is installed; it
  * replaces Express's listener on the server, so anything prepended before it
  * (`keepRoutable`) still runs first.

@@ -41,7 +41,10 @@ describe('fixtures-live catalog answer replay', () => {
   beforeAll(async () => {
     fake.setCatalog(catalog.sports);
     await fake.start();
-    ({ app } = await bootAgainst(fake));
+    // Every catalog poll sends a change notice, which ends the replays of what was recorded before
+    // it: polls every 5 s rather than every second keep a test's few requests between two polls on a
+    // loaded machine, and still bring the last test's change well within its wait.
+    ({ app } = await bootAgainst(fake, { env: { FIXTURES_CATALOG_POLL_MS: '5000' } }));
     await catalogPolls(app);
     page = `/v1/matches?league=${await leagueIdOf(app, catalog.ids.epl)}&limit=3`;
   });

@@ -41,10 +41,8 @@ describe('fixtures-live catalog answer replay', () => {
   beforeAll(async () => {
     fake.setCatalog(catalog.sports);
     await fake.start();
-    // Every catalog poll sends a change notice, which ends the replays of what was recorded before
-    // it: polls every 5 s rather than every second keep a test's few requests between two polls on a
-    // loaded machine, and still bring the last test's change well within its wait.
-    ({ app } = await bootAgainst(fake, { env: { FIXTURES_CATALOG_POLL_MS: '5000' } }));
+    // Polls every second: only one that writes sends the change notice that ends replays.
+    ({ app } = await bootAgainst(fake));
     await catalogPolls(app);
     page = `/v1/matches?league=${await leagueIdOf(app, catalog.ids.epl)}&limit=3`;
   });
@@ -114,6 +112,16 @@ describe('fixtures-live catalog answer replay', () => {
     const refusedInFull = await get(other, key).expect(429);
     expect(stableHeaders(refusedInFull.headers)).toEqual(stableHeaders(refused.headers));
     expect(refusedInFull.text).toBe(refused.text);
+  });
+
+  it('keeps replaying across catalog polls that changed nothing', async () => {
+    const { key } = await issueTestKey({ sports: 'soccer', scopes: 'fixtures' });
+    const full = await get(page, key).expect(200);
+    await catalogPolls(app, 2);
+    const before = await replayed();
+    const again = await get(page, key).expect(200);
+    expect(await replayed()).toBe(before + 1);
+    expect(again.text).toBe(full.text);
   });
 
   it('serves a catalog change at the next request after its notice, not the recorded page', async () => {

@@ -12,6 +12,11 @@ const LEAGUE_CONCURRENCY = 8;
 export interface PollOutcome {
   /** Problems met; the rest of the catalog was still read and stored. */
   readonly faults: string[];
+  /**
+   * Whether the poll wrote anything. A poll with faults counts as changed: a
+   * write whose answer was lost may still have landed.
+   */
+  readonly changed: boolean;
 }
 
 /** One pass over the provider's catalog: sports, their leagues, each league's teams and matches. */
@@ -30,12 +35,16 @@ export class CatalogPoller {
     try {
       sports = await this.client.list('/sports', parseSports);
     } catch (error) {
-      return { faults: [describeFault(error)] };
+      return { faults: [describeFault(error)], changed: true };
     }
-    const failures = await forEachLimited(sports, 1, (sport) => this.pollSport(sport, faults));
+    let changed = false;
+    const noteWrite = (written: boolean) => {
+      changed ||= written;
+    };
+    const failures = await forEachLimited(sports, 1, (sport) => this.pollSport(sport, faults, noteWrite));
     for (const failure of failures) faults.push(describeFault(failure.error));
     for (const fault of faults) this.logger.warn(`Catalog poll: ${fault}`);
-    return { faults };
+    return { faults, changed: changed || faults.length > 0 };
   }
 
   /** Delay before the next poll: the interval after a clean pass, a shorter backoff after faults. */
@@ -45,18 +54,24 @@ export class CatalogPoller {
       : Math.min(intervalMs, backoffDelay(faultyPolls - 1, DEFAULT_BACKOFF));
   }
 
-  private async pollSport(sport: UpstreamSport, faults: string[]): Promise<void> {
-    const sportId = await this.store.upsertSport(sport);
+  private async pollSport(
+    sport: UpstreamSport,
+    faults: string[],
+    noteWrite: (written: boolean) => void,
+  ): Promise<void> {
+    const { value: sportId, changed: sportChanged } = await this.store.upsertSport(sport);
+    noteWrite(sportChanged);
     const leagues = await this.client.list(`/sports/${encodeURIComponent(sport.id)}/leagues`, parseLeagues);
-    const leagueIds = await this.store.upsertLeagues(sportId, leagues);
+    const { value: leagueIds, changed: leaguesChanged } = await this.store.upsertLeagues(sportId, leagues);
+    noteWrite(leaguesChanged);
     const failures = await forEachLimited(leagues, LEAGUE_CONCURRENCY, async (league) => {
       const leagueId = leagueIds.get(league.id);
       if (leagueId === undefined) return;
       const path = `/leagues/${encodeURIComponent(league.id)}`;
       const teams = await this.client.list(`${path}/teams`, parseTeams);
-      await this.store.upsertTeams(leagueId, teams);
+      noteWrite(await this.store.upsertTeams(leagueId, teams));
       const matches = await this.client.list(`${path}/matches`, parseMatches);
-      await this.store.upsertMatches(sportId, leagueId, matches);
+      noteWrite(await this.store.upsertMatches(sportId, leagueId, matches));
     });
     for (const failure of failures) faults.push(`league ${failure.item.id}: ${describeFault(failure.error)}`);
   }

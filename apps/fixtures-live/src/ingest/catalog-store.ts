@@ -13,6 +13,12 @@ import type {
 /** Rows per statement when writing a league's matches. */
 const MATCH_BATCH = 500;
 
+/** What an upsert answers, and whether it wrote any row (a provider answer equal to what is stored writes none). */
+export interface Written<T> {
+  readonly value: T;
+  readonly changed: boolean;
+}
+
 /**
  * Writes what a catalog poll read. Ids come from sequences on first sight and
  * are found again through the provider id ever after; nothing is deleted, so
@@ -23,7 +29,7 @@ export class CatalogStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Our id for the sport, matched by its provider key (the key CLI names sports by it). */
-  async upsertSport(sport: UpstreamSport): Promise<number> {
+  async upsertSport(sport: UpstreamSport): Promise<Written<number>> {
     const rows = await this.db.query<Array<{ id: number }>>(
       `INSERT INTO fixtures.sports (provider_key, provider_id, name) VALUES ($1, $2, $3)
        ON CONFLICT (provider_key) DO UPDATE SET provider_id = EXCLUDED.provider_id, name = EXCLUDED.name,
@@ -32,18 +38,21 @@ export class CatalogStore {
        RETURNING id`,
       [sport.key, sport.id, sport.name],
     );
-    if (rows[0]) return rows[0].id;
+    if (rows[0]) return { value: rows[0].id, changed: true };
     const existing = await this.db.query<Array<{ id: number }>>(
       'SELECT id FROM fixtures.sports WHERE provider_key = $1',
       [sport.key],
     );
-    return existing[0].id;
+    return { value: existing[0].id, changed: false };
   }
 
   /** Our ids for the sport's leagues, by provider id. */
-  async upsertLeagues(sportId: number, leagues: readonly UpstreamLeague[]): Promise<Map<string, number>> {
-    if (leagues.length === 0) return new Map();
-    const rows = await this.db.query<Array<{ id: number; provider_id: string }>>(
+  async upsertLeagues(
+    sportId: number,
+    leagues: readonly UpstreamLeague[],
+  ): Promise<Written<Map<string, number>>> {
+    if (leagues.length === 0) return { value: new Map(), changed: false };
+    const rows = await this.db.query<Array<{ id: number; provider_id: string; written: boolean }>>(
       `WITH input AS (
          SELECT * FROM json_to_recordset($2::json) AS r(provider_id text, name text)
        ), written AS (
@@ -54,36 +63,41 @@ export class CatalogStore {
          WHERE (leagues.sport_id, leagues.name) IS DISTINCT FROM (EXCLUDED.sport_id, EXCLUDED.name)
          RETURNING id, provider_id
        )
-       SELECT id, provider_id FROM written
+       SELECT id, provider_id, true AS written FROM written
        UNION ALL
-       SELECT l.id, l.provider_id FROM fixtures.leagues l JOIN input i ON i.provider_id = l.provider_id
+       SELECT l.id, l.provider_id, false FROM fixtures.leagues l JOIN input i ON i.provider_id = l.provider_id
        WHERE l.provider_id NOT IN (SELECT provider_id FROM written)`,
       [sportId, JSON.stringify(dedupe(leagues).map((l) => ({ provider_id: l.id, name: l.name })))],
     );
-    return new Map(rows.map((row) => [row.provider_id, row.id]));
+    return {
+      value: new Map(rows.map((row) => [row.provider_id, row.id])),
+      changed: rows.some((row) => row.written),
+    };
   }
 
-  /** Stores the league's teams (before its matches, which take their names from them). */
-  async upsertTeams(leagueId: number, teams: readonly UpstreamTeam[]): Promise<void> {
+  /** Stores the league's teams (before its matches, which take their names from them); true if any row was written. */
+  async upsertTeams(leagueId: number, teams: readonly UpstreamTeam[]): Promise<boolean> {
     const unique = dedupe(teams);
-    if (unique.length > 0) {
-      const input = JSON.stringify(
-        unique.map((t) => ({ id: teamIdFor(t.id), provider_id: t.id, name: t.name })),
-      );
-      await this.db.query(
-        `INSERT INTO fixtures.teams (id, provider_id, name)
-         SELECT id, provider_id, name FROM json_to_recordset($1::json) AS r(id text, provider_id text, name text)
-         ON CONFLICT (provider_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-         WHERE teams.name IS DISTINCT FROM EXCLUDED.name`,
-        [input],
-      );
-      await this.db.query(
-        `INSERT INTO fixtures.league_teams (league_id, team_id)
-         SELECT $1, id FROM json_to_recordset($2::json) AS r(id text)
-         ON CONFLICT DO NOTHING`,
-        [leagueId, input],
-      );
-    }
+    if (unique.length === 0) return false;
+    const input = JSON.stringify(
+      unique.map((t) => ({ id: teamIdFor(t.id), provider_id: t.id, name: t.name })),
+    );
+    const written = await this.db.query<unknown[]>(
+      `INSERT INTO fixtures.teams (id, provider_id, name)
+       SELECT id, provider_id, name FROM json_to_recordset($1::json) AS r(id text, provider_id text, name text)
+       ON CONFLICT (provider_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+       WHERE teams.name IS DISTINCT FROM EXCLUDED.name
+       RETURNING 1`,
+      [input],
+    );
+    const linked = await this.db.query<unknown[]>(
+      `INSERT INTO fixtures.league_teams (league_id, team_id)
+       SELECT $1, id FROM json_to_recordset($2::json) AS r(id text)
+       ON CONFLICT DO NOTHING
+       RETURNING 1`,
+      [leagueId, input],
+    );
+    return written.length > 0 || linked.length > 0;
   }
 
   /**
@@ -91,8 +105,13 @@ export class CatalogStore {
    * provider's status differs from the previous poll's (a repeated status
    * changes nothing, so a newer live-state status stands); suspended,
    * postponed and cancelled hide the match without touching its status.
+   * True if any row was written.
    */
-  async upsertMatches(sportId: number, leagueId: number, matches: readonly UpstreamMatch[]): Promise<void> {
+  async upsertMatches(
+    sportId: number,
+    leagueId: number,
+    matches: readonly UpstreamMatch[],
+  ): Promise<boolean> {
     const rows = dedupe(matches).map((match) => {
       const status = catalogStatusFromProvider(match.status);
       return {
@@ -107,8 +126,9 @@ export class CatalogStore {
         status: status === 'hidden' ? null : status,
       };
     });
+    let changed = false;
     for (let start = 0; start < rows.length; start += MATCH_BATCH) {
-      await this.db.query(
+      const written = await this.db.query<unknown[]>(
         `INSERT INTO fixtures.matches (provider_id, league_id, sport_id, stat_id, live_id, home_team_id,
            away_team_id, home_team, away_team, start_time, format, provider_status, status, hidden)
          SELECT r.provider_id, $1, $2, r.stat_id, r.live_id, r.home_team_id, r.away_team_id,
@@ -133,10 +153,13 @@ export class CatalogStore {
            matches.provider_status)
            IS DISTINCT FROM (EXCLUDED.league_id, EXCLUDED.sport_id, EXCLUDED.stat_id, EXCLUDED.live_id,
            EXCLUDED.home_team_id, EXCLUDED.away_team_id, EXCLUDED.home_team, EXCLUDED.away_team,
-           EXCLUDED.start_time, EXCLUDED.format, EXCLUDED.provider_status)`,
+           EXCLUDED.start_time, EXCLUDED.format, EXCLUDED.provider_status)
+         RETURNING 1`,
         [leagueId, sportId, JSON.stringify(rows.slice(start, start + MATCH_BATCH))],
       );
+      if (written.length > 0) changed = true;
     }
+    return changed;
   }
 
   /** Teams whose kit is still unknown, with their provider ids. */

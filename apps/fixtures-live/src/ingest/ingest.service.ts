@@ -104,9 +104,10 @@ export class IngestService implements OnApplicationBootstrap, OnApplicationShutd
   private async pollLoop(term: number): Promise<void> {
     if (term !== this.term) return;
     const started = performance.now();
-    const { faults } = await this.poller.pollOnce();
+    const { faults, changed } = await this.poller.pollOnce();
     this.upstream.recordPoll('livescores-catalog', (performance.now() - started) / 1000, faults.length === 0);
-    this.changes.changed();
+    // A notice ends every replica's cached pages and recorded replays: only for a poll that wrote.
+    if (changed) this.changes.changed();
     this.faultyPolls = faults.length === 0 ? 0 : this.faultyPolls + 1;
     try {
       await this.registry.reload();

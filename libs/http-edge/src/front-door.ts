@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';
-import { hasBody } from './http-edge';
+import { hasBody, lacksRequiredHost } from './http-edge';
 
 /** A request a front door took: Node's own, with what Express's router would have set on it. */
 export type TakenRequest = IncomingMessage & { route?: unknown; baseUrl: string; originalUrl: string };
@@ -66,11 +66,7 @@ export function installFrontDoor(
 
 /** GETs that neither the body gate nor the Host check would touch. */
 function passesEdgeUnchanged(request: IncomingMessage): boolean {
-  return (
-    request.method === 'GET' &&
-    (request.httpVersion !== '1.1' || request.headers.host !== undefined) &&
-    !hasBody(request)
-  );
+  return request.method === 'GET' && !lacksRequiredHost(request) && !hasBody(request);
 }
 
 function prepare(

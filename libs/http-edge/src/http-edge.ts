@@ -64,10 +64,12 @@ function keepRoutable(request: IncomingMessage): void {
 }
 
 /** HTTP/1.1 requires a Host header; its absence is a client error. */
+export function lacksRequiredHost(request: IncomingMessage): boolean {
+  return request.httpVersion === '1.1' && request.headers.host === undefined;
+}
+
 function requireHost(request: IncomingMessage, _response: ServerResponse, next: Next): void {
-  if (request.httpVersion === '1.1' && request.headers.host === undefined) {
-    return next(new BadRequestException('missing Host header'));
-  }
+  if (lacksRequiredHost(request)) return next(new BadRequestException('missing Host header'));
   next();
 }
 

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { execSync } = require('node:child_process');
 const { pinning, pinSelfToLoadCore } = require('./support/cores');
 const { judge, table } = require('./support/figures');
-const { ensureBuilt } = require('./support/services');
+const { ensureBuilt, takeLeaseLosses } = require('./support/services');
 
 /** In the order they run; `live` is the live fan-out (ROLE=all and an api replica) and the idle-socket memory. */
 const WORKLOADS = {
@@ -36,6 +36,7 @@ async function main() {
   ensureBuilt(['fixtures-live', 'odds-passthrough']);
   const rows = [];
   const failures = [];
+  const leaseLosses = {};
   for (const [name, run] of Object.entries(WORKLOADS)) {
     if (only && !only.includes(name)) continue;
     const at = performance.now();
@@ -46,6 +47,8 @@ async function main() {
       failures.push({ name, error: error.stack ?? String(error) });
       process.stderr.write(`bench: ${name} failed: ${error.stack ?? error}\n`);
     }
+    const lost = takeLeaseLosses();
+    if (lost.length > 0) leaseLosses[name] = lost;
     process.stderr.write(`bench: ${name} took ${Math.round((performance.now() - at) / 1000)} s\n`);
   }
   const result = {
@@ -56,6 +59,7 @@ async function main() {
     machine: { cores, pinning, node: process.version, loadAverage: os.loadavg() },
     rows,
     failures,
+    leaseLosses,
   };
   const folder = path.join(__dirname, 'results');
   fs.mkdirSync(folder, { recursive: true });
@@ -68,6 +72,12 @@ async function main() {
       `figures: ${path.relative(process.cwd(), file)}`,
   );
   for (const failure of failures) console.log(`${failure.name}: did not run to the end (see the JSON)`);
+  for (const [name, lost] of Object.entries(leaseLosses)) {
+    const reasons = [...new Set(lost.map((loss) => loss.reason))].join('; ');
+    console.log(
+      `${name}: an ingest went standby ${lost.length} time(s) (${reasons}); its figures include the pause`,
+    );
+  }
   process.exitCode = failures.length > 0 || rows.some((row) => row.verdict === 'FAIL') ? 1 : 0;
 }
 

@@ -4,6 +4,7 @@
 'use strict';
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const readline = require('node:readline');
 const { spawnOn, SERVER_CORE } = require('./cores');
 const { admin, databaseUrl, natsUrl, until } = require('./bench-env');
 const { UNLIMITED_STREAMS } = require('./bench-keys');
@@ -22,13 +23,39 @@ function ensureBuilt(apps) {
  * Runs `node <script>` on `core` with `env` added, its logs at warn level on this stderr.
  * `BENCH_SERVICE_NODE_ARGS` adds Node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-function spawnNode(script, env, core = SERVER_CORE, cwd = root) {
+function spawnNode(script, env, core = SERVER_CORE, cwd = root, stdio = ['ignore', 2, 2]) {
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return spawnOn(core, process.execPath, [...nodeArgs, script], {
     cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 2, 2],
+    stdio,
   });
+}
+
+/**
+ * An ingest that goes standby while it is measured stops publishing for a while, which makes the
+ * figures of that window wrong either way; a stopping process going standby is no such case.
+ */
+const LEASE_LOST = /Ingest (\S+): standby \((?!this process is stopping)([^)]*)\)/;
+let leaseLosses = [];
+
+/** The lease losses logged by products since the last call (`{ lease, reason }` each). */
+function takeLeaseLosses() {
+  const taken = leaseLosses;
+  leaseLosses = [];
+  return taken;
+}
+
+/** Passes a product's logs on to this stderr, noting every lease loss among them. */
+function watchLogs(child) {
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      process.stderr.write(`${line}\n`);
+      const lost = LEASE_LOST.exec(line);
+      if (lost) leaseLosses.push({ lease: lost[1], reason: lost[2] });
+    });
+  }
+  return child;
 }
 
 /**
@@ -41,7 +68,7 @@ const PRODUCT_ENV = productRoot === root ? {} : { MIGRATIONS_RUN: 'false' };
 
 /** Starts a service of apps/ from dist with its database, NATS prefix and `env`. */
 function spawnProduct(app, database, env, core = SERVER_CORE) {
-  return spawnNode(
+  const child = spawnNode(
     path.join(productRoot, 'dist', 'apps', app, 'main.js'),
     {
       DATABASE_URL: database.url,
@@ -53,7 +80,9 @@ function spawnProduct(app, database, env, core = SERVER_CORE) {
     },
     core,
     productRoot,
+    ['ignore', 'pipe', 'pipe'],
   );
+  return watchLogs(child);
 }
 
 /** Starts a bare baseline server of bench/workloads. */
@@ -105,4 +134,12 @@ async function withDatabase(prefix, fn) {
   }
 }
 
-module.exports = { ensureBuilt, spawnProduct, spawnBaseline, stopProcess, listening, withDatabase };
+module.exports = {
+  ensureBuilt,
+  spawnProduct,
+  spawnBaseline,
+  stopProcess,
+  listening,
+  withDatabase,
+  takeLeaseLosses,
+};

@@ -145,6 +145,25 @@ const programOf = (container: ContainerSpec) => container.args?.[0];
 const envValue = (container: ContainerSpec, name: string) =>
   container.env?.find((e) => e.name === name)?.value;
 
+/** NODE_OPTIONS as the container sees it: its own env first, else the ConfigMaps it reads. */
+function nodeOptions(objects: K8sObject[], container: ContainerSpec): string | undefined {
+  const own = envValue(container, 'NODE_OPTIONS');
+  if (own !== undefined) return own;
+  for (const source of container.envFrom ?? []) {
+    const map = source.configMapRef && byName(objects, 'ConfigMap', source.configMapRef.name);
+    const value = (map as { data?: Record<string, string> } | undefined)?.data?.NODE_OPTIONS;
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** A Kubernetes memory quantity (`512Mi`, `1Gi`) in MiB. */
+function mebibytes(quantity: string): number {
+  const match = /^(\d+)(Mi|Gi)$/.exec(quantity);
+  if (!match) return NaN;
+  return Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
+}
+
 function appContainers(objects: K8sObject[]) {
   return ofKind(objects, 'Deployment').flatMap((deployment) =>
     podTemplate(deployment)!
@@ -381,6 +400,24 @@ describe.each(Object.keys(RENDERINGS))('kustomize rendering %s', (rendering) => 
         const target = containerPorts.find((p) => p.name === port.targetPort);
         expect(target?.containerPort).toBe(port.port);
       }
+    }
+  });
+
+  it("sizes each app container's V8 heap to its memory limit: room for buffers, no unused limit", () => {
+    for (const { deployment, container } of appContainers(objects)) {
+      const where = `${objectKey(deployment)} ${container.name}`;
+      const options = nodeOptions(objects, container) ?? '';
+      const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(options)?.[1] ?? NaN);
+      const limitMiB = mebibytes(container.resources?.limits?.memory ?? '');
+      // Sockets, buffers and code live outside the old space; a heap far below the limit GCs
+      // (or dies) while the pod still has memory, as a big book needs most of it.
+      const share = heapMiB / limitMiB;
+      expect({ where, heapMiB, limitMiB, fits: share >= 0.6 && share <= 0.8 }).toEqual({
+        where,
+        heapMiB,
+        limitMiB,
+        fits: true,
+      });
     }
   });
 

@@ -1,6 +1,11 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '@app/database';
-import { BookRepository, type StoredMarket } from '../../apps/odds-passthrough/src/book/book.repository';
+import {
+  BookRepository,
+  type BookWrite,
+  type StoredMarket,
+  type StoredMatch,
+} from '../../apps/odds-passthrough/src/book/book.repository';
 import type { Selection } from '../../apps/odds-passthrough/src/book/domain/selection';
 import { scratchDatabase } from '../support/scratch-database';
 
@@ -33,16 +38,67 @@ function market(matchId: number, m: number): StoredMarket {
   };
 }
 
+function match(id: number): StoredMatch {
+  return {
+    info: {
+      id,
+      sport_id: 29,
+      league_id: 1980,
+      league_name: 'Big League',
+      home: `Home ${id}`,
+      away: `Away ${id}`,
+      start_time: '2099-01-01T12:00:00Z',
+      is_live: false,
+      parent_id: null,
+      version: 1_790_000_000_000 + id,
+    },
+    ts: 1_790_000_000_500 + id,
+  };
+}
+
+/** Match and market rows only: what every part of a full load and nearly every poll writes. */
+function rowsOnly(ids: readonly number[]): BookWrite {
+  return {
+    leagues: [],
+    matches: ids.map(match),
+    removedMatches: [],
+    markets: ids.flatMap((id) => [market(id, 0), market(id, 1)]),
+    removedMarkets: [],
+  };
+}
+
 /** BookRepository against a real PostgreSQL: a book of thousands of markets reads back whole. */
 describe('BookRepository', () => {
   const url = scratchDatabase('it_book_repo');
   let dataSource: DataSource;
   let repository: BookRepository;
+  /** Every statement the repository sent, transaction control included, while `recording`. */
+  const statements: string[] = [];
+  let recording = false;
+  const logger: TypeOrmLogger = {
+    logQuery: (query) => void (recording && statements.push(query.trim().split(/\s+/)[0])),
+    logQueryError: () => undefined,
+    logQuerySlow: () => undefined,
+    logSchemaBuild: () => undefined,
+    logMigration: () => undefined,
+    log: () => undefined,
+  };
+  const recorded = async (work: () => Promise<unknown>): Promise<string[]> => {
+    statements.length = 0;
+    recording = true;
+    try {
+      await work();
+    } finally {
+      recording = false;
+    }
+    return [...statements];
+  };
 
   beforeAll(async () => {
-    dataSource = await openDataSource(
-      buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: true }),
-    );
+    dataSource = await openDataSource({
+      ...buildDataSourceOptions({ url, applicationName: 'test', migrationsRun: true }),
+      logger,
+    });
     repository = new BookRepository(dataSource);
   });
   afterAll(() => dataSource.destroy());
@@ -80,5 +136,73 @@ describe('BookRepository', () => {
     expect(markets.find((m) => m.matchId === 3 && m.marketKey === 's;0;ou;7.5')).toEqual(market(3, 7));
     // Selections come back with their fields in the public order, whatever order jsonb keeps.
     expect(JSON.stringify(markets[0].selections)).toBe(JSON.stringify(market(1, 0).selections));
+  });
+
+  it('stores match and market rows in one statement, at the generation the write answers', async () => {
+    let first = 0;
+    let second = 0;
+    const sent = await recorded(async () => {
+      first = await repository.write('single', rowsOnly([11, 12]));
+      second = await repository.write('single', rowsOnly([12]));
+    });
+
+    // No transaction around them: each write is a single statement, atomic on its own.
+    expect(sent).toEqual(['WITH', 'WITH']);
+    expect(second).toBeGreaterThan(first);
+    const rows = await dataSource.query<{ id: string; stored_gen: string }[]>(
+      `SELECT id, stored_gen FROM odds.matches WHERE book = 'single' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { id: '11', stored_gen: String(first) },
+      { id: '12', stored_gen: String(second) },
+    ]);
+    const { markets } = await repository.load('single', 1000);
+    expect(markets.map((m) => `${m.matchId}/${m.marketKey}`)).toEqual([
+      '11/s;0;ou;0.5',
+      '11/s;0;ou;1.5',
+      '12/s;0;ou;0.5',
+      '12/s;0;ou;1.5',
+    ]);
+  });
+
+  it('stores the same rows in one statement as in a transaction of several', async () => {
+    const ids = [21, 22, 23];
+    await repository.write('one-statement', rowsOnly(ids));
+    // A league list makes it a write of several statements; an empty one for a sport of no match.
+    await repository.write('transaction', { ...rowsOnly(ids), leagues: [{ sport_id: 99, leagues: [] }] });
+
+    const [one, several] = await Promise.all(
+      ['one-statement', 'transaction'].map((book) => repository.load(book, 1000)),
+    );
+    expect(one.matches.map((m) => m.info)).toEqual(ids.map((id) => match(id).info));
+    expect(one.matches).toEqual(several.matches);
+    expect(one.markets).toEqual(several.markets);
+    expect(one.markets).toHaveLength(ids.length * 2);
+  });
+
+  it('records positions alone in one statement, and never lowers them', async () => {
+    const gen = await repository.write('positions', rowsOnly([31, 32]));
+    const sent = await recorded(() =>
+      repository.writePublished('positions', gen, {
+        positions: [
+          { matchId: 31, seq: 40, prevSeq: 12 },
+          { matchId: 32, seq: 41, prevSeq: null },
+        ],
+        catalogMatches: [],
+        withRemovals: [],
+      }),
+    );
+    await repository.writePublished('positions', gen, {
+      positions: [{ matchId: 31, seq: 39, prevSeq: 11 }],
+      catalogMatches: [32],
+      withRemovals: [],
+    });
+
+    expect(sent).toEqual(['UPDATE']);
+    const { matches } = await repository.load('positions', 1000);
+    expect(matches.map((m) => [m.info.id, m.position, m.unpublished])).toEqual([
+      [31, { seq: 40, prevSeq: 12 }, false],
+      [32, { seq: 41, prevSeq: null }, false],
+    ]);
   });
 });

@@ -7,22 +7,12 @@ import type { Selection } from './domain/selection';
 import { batchTexts } from './match-change-batch';
 import { ReplicaBookService } from './replica-book.service';
 import { waitFor } from '../../../../test/support/wait-for';
+import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
 
 const EMPTY: StoredBook = { sports: [], leagues: [], matches: [], markets: [] };
 
 function selection(matchId: number): Selection {
-  return {
-    market_key: `s;0;m;${matchId}`,
-    market_name: 'Match - Money Line',
-    period: 0,
-    bet_name: 'Arsenal',
-    price: 150,
-    decimal: 2.5,
-    status: 'unlocked',
-    version: 1,
-    cutoff_at: '2030-01-01T00:00:00Z',
-    limit: 5000,
-  };
+  return aSelection({ market_key: `s;0;m;${matchId}`, bet_name: 'Arsenal' });
 }
 
 function busyFor(ms: number): void {

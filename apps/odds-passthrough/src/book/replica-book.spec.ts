@@ -4,24 +4,13 @@ import type { MatchUpdate } from './book-messages';
 import { ReplicaBook } from './replica-book';
 import type { PublicMatch } from './domain/public-match';
 import type { Selection } from './domain/selection';
+import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
 
 const CUTOFF = '2026-11-21T15:00:00Z';
 const CUTOFF_MS = Date.parse(CUTOFF);
 
 function selection(key: string, version: number, overrides: Partial<Selection> = {}): Selection {
-  return {
-    market_key: key,
-    market_name: 'Match - Money Line',
-    period: 0,
-    bet_name: 'Arsenal',
-    price: 150,
-    decimal: 2.5,
-    status: 'unlocked',
-    version,
-    cutoff_at: CUTOFF,
-    limit: 5000,
-    ...overrides,
-  };
+  return aSelection({ market_key: key, bet_name: 'Arsenal', version, cutoff_at: CUTOFF, ...overrides });
 }
 
 function match(id: number, overrides: Partial<PublicMatch> = {}): PublicMatch {

@@ -1,20 +1,18 @@
 import type { MatchUpdate } from '../book/book-messages';
 import type { Selection } from '../book/domain/selection';
 import { conflateBookFrames, heartbeatFrame, snapshotFrame, updateFrame } from './book-frames';
+import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
 
 function selection(market: string, version: number, bet = 'Home'): Selection {
-  return {
+  return aSelection({
     market_key: market,
     market_name: market,
-    period: 0,
     bet_name: bet,
     price: 100 + version,
     decimal: 2,
-    status: 'unlocked',
     version,
-    cutoff_at: '2030-01-01T00:00:00Z',
     limit: 500,
-  };
+  });
 }
 
 /** Each test frame's position follows from its ts: seq 10 × ts, after the change at 10 × (ts - 1). */

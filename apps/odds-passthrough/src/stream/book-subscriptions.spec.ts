@@ -7,20 +7,17 @@ import type { BookChange, MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 import type { BookFrame } from './book-frames';
 import { type BookReplay, type BookSubscriber, BookSubscriptions } from './book-subscriptions';
+import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
 
 function selection(market: string, version: number, price = 100): Selection {
-  return {
+  return aSelection({
     market_key: market,
     market_name: `Game - ${market}`,
-    period: 0,
-    bet_name: 'Home',
     price,
     decimal: 2,
-    status: 'unlocked',
     version,
-    cutoff_at: '2030-01-01T00:00:00Z',
     limit: 500,
-  };
+  });
 }
 
 /**

@@ -278,6 +278,21 @@ describe('BookSubscriptions', () => {
     ]);
   });
 
+  it('encodes each match snapshot once for a burst of subscribers, and anew once the match changed', async () => {
+    const clients = [connect([29]), connect([29]), connect([29])];
+    await subscriptions.subscribeAll(clients[0], undefined);
+    await subscriptions.subscribeAll(clients[1], undefined);
+    await subscriptions.subscribe(clients[2], 100);
+    expect(clients[1].sent[0].data).toBe(clients[0].sent[0].data);
+    expect(clients[1].sent[1].data).toBe(clients[0].sent[1].data);
+    expect(clients[2].sent[0].data).toBe(clients[0].sent[0].data);
+    replica.apply(100, 29, [selection('m1', 2, 150)]);
+    const late = connect([29]);
+    await subscriptions.subscribe(late, 100);
+    expect(late.sent[0].data).not.toBe(clients[0].sent[0].data);
+    expect(late.frames[0]).toMatchObject({ type: 'snapshot', seq: 4, prev_seq: 1, ts: 2 });
+  });
+
   it('subscribe_all with a sport narrows it; an ungranted sport subscribes nothing', async () => {
     const client = connect([29, 33]);
     await subscriptions.subscribeAll(client, 33);

@@ -4,15 +4,9 @@ import { mayFollowAnother, SUBSCRIPTION_LIMIT_REACHED } from '@app/streaming';
 import type { MatchUpdate } from '../book/book-messages';
 import type { BookReadPort } from '../book/book-read-port';
 import type { BookChange } from '../book/domain/match-odds';
-import {
-  type BookFrame,
-  errorFrameText,
-  heartbeatFrame,
-  replayedFrame,
-  snapshotFrame,
-  updateFrame,
-} from './book-frames';
+import { type BookFrame, errorFrameText, heartbeatFrame, replayedFrame, updateFrame } from './book-frames';
 import { ConflationWindows } from './conflation-windows';
+import { SnapshotFrames } from './snapshot-frames';
 
 /** A connected client as the subscriptions see it (a StreamConnection in production). */
 export interface BookSubscriber {
@@ -59,7 +53,8 @@ interface ClientState {
 /**
  * The stream of one sportsbook on this replica: who follows which match or
  * sport, and the fan-out of each change the book replica applies. An update is
- * encoded once per change and the same bytes go to every recipient. A client
+ * encoded once per change and the same bytes go to every recipient; so is a
+ * match's snapshot, once per state, for a burst of subscribes (SnapshotFrames). A client
  * that resumes from a position gets what it missed from the book's change
  * log, then the live changes; one with `conflate_ms` gets at most one merged
  * frame per match per window.
@@ -69,6 +64,7 @@ export class BookSubscriptions {
   private readonly byMatch = new Map<number, Set<BookSubscriber>>();
   /** Clients with a subscribe_all, checked against each change's sport. */
   private readonly wide = new Map<BookSubscriber, ClientState>();
+  private readonly snapshots = new SnapshotFrames();
 
   constructor(
     private readonly replica: BookReadPort,
@@ -219,7 +215,7 @@ export class BookSubscriptions {
       const odds = this.replica.snapshot(this.book, matchId);
       const position = this.replica.matchPosition(this.book, matchId);
       if (odds && position && subscriber.principal.canSeeSportsbookSport(this.grant, odds.sport_id)) {
-        this.deliver(subscriber, follow, matchId, snapshotFrame(odds, position));
+        this.deliver(subscriber, follow, matchId, this.snapshots.frame(odds, position));
       }
     }
   }
@@ -305,7 +301,7 @@ export class BookSubscriptions {
   private snapshotFrame(matchId: number): BookFrame | undefined {
     const odds = this.replica.snapshot(this.book, matchId);
     const position = this.replica.matchPosition(this.book, matchId);
-    return odds && position ? snapshotFrame(odds, position) : undefined;
+    return odds && position ? this.snapshots.frame(odds, position) : undefined;
   }
 
   private leave(subscriber: BookSubscriber, matchId: number): void {

@@ -2,15 +2,18 @@
 // sportsbook every POLL_MS) against a bare poller + `ws` broadcaster (bare-odds-server.js) polling
 // the same fake book. CLIENTS clients each sent `subscribe_all` over MATCHES matches of
 // MARKETS_PER_MATCH two-way totals; the load process changes SELECTION_CHANGES_PER_SECOND
-// selections a second (half as many markets, both prices each), in 10 batches a second. Figure:
-// the server's CPU time per update frame delivered to a client.
+// selections a second (half as many markets, both prices each), in 10 batches a second. Figures:
+// the server's CPU time per update frame delivered to a client, and its CPU time for the burst of
+// CLIENTS subscribe_all at the start, until every client holds every match's snapshot (what a
+// reconnect of every trading desk costs).
 'use strict';
-const { freePort, paced, sleep, until } = require('../support/bench-env');
+const { cpuMs, freePort, paced, sleep, until } = require('../support/bench-env');
 const { issueBenchKey } = require('../support/bench-keys');
 const { openClients, closeClients, dropClients } = require('../support/clients');
 const { median, ratioGoal, windowsRow } = require('../support/figures');
 const { spawnProduct, spawnBaseline, stopProcess, listening } = require('../support/services');
 const { withLoadProcess, productThenBaseline, cpuWindows } = require('../support/sides');
+const { watchMachineLoad } = require('../support/machine-load');
 
 /** The load; `SAMPLED` clients parse their frames to count selections, the others count frames and bytes. */
 const {
@@ -66,9 +69,8 @@ const load = {
     return { url: state.book.url, sport: wide().WIDE_SPORT };
   },
 
-  /** Opens CLIENTS sockets on `url` that each send subscribe_all; resolves once each has every snapshot. */
-  async subscribe({ url }) {
-    // The server may still be loading the book: a socket subscribed before would get no snapshot.
+  /** Resolves once a probe socket's subscribe_all gets a snapshot: the server holds the book. */
+  async bookServed({ url }) {
     await until(async () => {
       const [probe] = await openClients({
         url,
@@ -82,6 +84,10 @@ const load = {
       state.snapshots = 0;
       return any;
     }, 'the server to hold the book');
+  },
+
+  /** Opens CLIENTS sockets on `url` that each send subscribe_all; resolves once each has every snapshot. */
+  async subscribe({ url }) {
     state.sockets = await openClients({
       url,
       count: CLIENTS,
@@ -163,14 +169,19 @@ async function runOddsFanOut({ quick }) {
     const book = await gen.call('startBook');
     const { product, baseline } = await productThenBaseline(
       () => startProduct(db, book),
-      (productWindows) =>
-        startBaseline(book, Math.round(median(productWindows.map((w) => w.bytesPerFrame ?? 0)))),
+      (productSide) =>
+        startBaseline(book, Math.round(median(productSide.windows.map((w) => w.bytesPerFrame ?? 0)))),
       async (server) => {
+        // The server may still be loading the book: a socket subscribed before would get no snapshot.
+        await gen.call('bookServed', { url: server.url });
+        const watch = watchMachineLoad();
+        const before = cpuMs(server.pid);
         await gen.call('subscribe', { url: server.url });
+        const burst = { cpuMs: cpuMs(server.pid) - before, load: watch.stop() };
         await gen.call('drive', { seconds: warmup });
         const windows = await cpuWindows(gen, server.pid, reps, { seconds });
         await gen.call('disconnect');
-        return windows;
+        return { burst, windows };
       },
     );
     return [
@@ -182,8 +193,19 @@ async function runOddsFanOut({ quick }) {
           key: 'cpuUsPerFrame',
           goal: ratioGoal('<=', 1.2),
         },
-        product,
-        baseline,
+        product.windows,
+        baseline.windows,
+      ),
+      windowsRow(
+        {
+          workload: `odds subscribe burst, ${CLIENTS} subscribe_all × ${MATCHES} matches`,
+          figure: 'server CPU until every client holds every snapshot',
+          unit: 'ms',
+          key: 'cpuMs',
+          goal: ratioGoal('<=', 1.2),
+        },
+        [product.burst],
+        [baseline.burst],
       ),
     ];
   });

@@ -1,8 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import { AuthError, type Principal, sportsbookSportFailure } from '@app/auth';
+import type { PreparedJson } from '@app/http-edge';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
 import type { BookConfig, BookReadPort } from '../book/book-read-port';
-import type { MatchOdds } from '../book/domain/match-odds';
+import { OddsAnswers } from './odds-answers';
 
 /**
  * The grant rules of the REST routes: lists are filtered to the key's granted
@@ -10,6 +11,8 @@ import type { MatchOdds } from '../book/domain/match-odds';
  * not granted is refused.
  */
 export class BookCatalog {
+  private readonly answers = new OddsAnswers();
+
   constructor(
     private readonly replica: BookReadPort,
     private readonly book: BookConfig,
@@ -39,12 +42,13 @@ export class BookCatalog {
       );
   }
 
-  odds(principal: Principal, matchId: number): MatchOdds {
+  /** The match's selections as `MatchOdds` JSON, serialised once per state of the match. */
+  odds(principal: Principal, matchId: number): PreparedJson {
     const sport = this.replica.matchSport(this.book.name, matchId);
     const snapshot = sport === undefined ? undefined : this.replica.snapshot(this.book.name, matchId);
     if (sport === undefined || !snapshot) throw new NotFoundException(`match not found: ${matchId}`);
     this.requireSport(principal, sport);
-    return snapshot;
+    return this.answers.answer(snapshot);
   }
 
   private granted(principal: Principal, sport: number): boolean {

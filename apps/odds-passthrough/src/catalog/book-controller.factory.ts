@@ -19,9 +19,9 @@ import {
   RequiresSportsbook,
   Scope,
 } from '@app/auth';
+import type { PreparedJson } from '@app/http-edge';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
 import { type BookConfig, BookReadPort } from '../book/book-read-port';
-import type { MatchOdds } from '../book/domain/match-odds';
 import { BookCatalog } from './book-catalog';
 import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
 import { BookLeaguesQueryDto, BookMatchesQueryDto, BookOddsQueryDto } from './book.query.dto';
@@ -116,7 +116,7 @@ export function createBookController(book: BookConfig): Type {
     @ApiOkResponse({ type: MatchOddsDto })
     @ApiBadRequestResponse({ type: ErrorDto, description: 'invalid parameter: match' })
     @ApiNotFoundResponse({ type: ErrorDto, description: 'match not found: <id>' })
-    odds(@CurrentPrincipal() principal: Principal, @Query() query: BookOddsQueryDto): MatchOdds {
+    odds(@CurrentPrincipal() principal: Principal, @Query() query: BookOddsQueryDto): PreparedJson {
       return this.catalog.odds(principal, query.match);
     }
   }

@@ -7,6 +7,7 @@ import type { BookChange, MatchOdds } from '../book/domain/match-odds';
 import type { Selection } from '../book/domain/selection';
 import type { BookFrame } from './book-frames';
 import { type BookReplay, type BookSubscriber, BookSubscriptions } from './book-subscriptions';
+import { anOddsPrincipal } from '../../../../test/odds-passthrough/principal-factory';
 import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
 
 function selection(market: string, version: number, price = 100): Selection {
@@ -155,24 +156,12 @@ class FakeSubscriber implements BookSubscriber {
   }
 }
 
-function principal(sports: number[]): Principal {
-  return new Principal({
-    keyId: 'k',
-    accountId: 'a',
-    scopes: ['odds'],
-    active: true,
-    expiresAt: null,
-    fixturesSports: [],
-    grants: { book: sports },
-  });
-}
-
 describe('BookSubscriptions', () => {
   let replica: InMemoryReplica;
   let subscriptions: BookSubscriptions;
 
   const connect = (sports: number[]) => {
-    const client = new FakeSubscriber(principal(sports));
+    const client = new FakeSubscriber(anOddsPrincipal(sports));
     subscriptions.connect(client);
     return client;
   };

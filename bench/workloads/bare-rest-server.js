@@ -1,6 +1,6 @@
-// The bare baseline of the REST workload: Express answering GET /v1/matches with the very bytes
-// and content type fixtures-live answered for the same request (read from BODY_FILE), no key
-// check, no database. Environment: PORT, BODY_FILE, CONTENT_TYPE.
+// The bare baseline of the REST figures: Express answering GET ROUTE (default /v1/matches) with
+// the very bytes and content type the product answered for the same request (read from
+// BODY_FILE), no key check, no database. Environment: PORT, BODY_FILE, CONTENT_TYPE, ROUTE.
 'use strict';
 const fs = require('node:fs');
 const express = require('express');
@@ -8,6 +8,8 @@ const express = require('express');
 const body = fs.readFileSync(process.env.BODY_FILE);
 const contentType = process.env.CONTENT_TYPE;
 const server = express();
-server.get('/v1/matches', (_req, res) => res.set('content-type', contentType).send(body));
+server.get(process.env.ROUTE ?? '/v1/matches', (_req, res) =>
+  res.set('content-type', contentType).send(body),
+);
 server.listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => process.exit(0));

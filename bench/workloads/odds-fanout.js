@@ -5,13 +5,16 @@
 // selections a second (half as many markets, both prices each), in 10 batches a second. Figures:
 // the server's CPU time per update frame delivered to a client, and its CPU time for the burst of
 // CLIENTS subscribe_all at the start, until every client holds every match's snapshot (what a
-// reconnect of every trading desk costs).
+// reconnect of every trading desk costs). Then, once the clients are gone and the book is quiet,
+// the product's `GET /v1/book/odds?match=` against bare Express answering the same bytes
+// (support/rest-windows.js): requests per second.
 'use strict';
 const { cpuMs, freePort, paced, sleep, until } = require('../support/bench-env');
 const { issueBenchKey } = require('../support/bench-keys');
 const { openClients, closeClients, dropClients } = require('../support/clients');
 const { median, ratioGoal, windowsRow } = require('../support/figures');
 const { spawnProduct, spawnBaseline, stopProcess, listening } = require('../support/services');
+const { restWindows } = require('../support/rest-windows');
 const { withLoadProcess, productThenBaseline, cpuWindows } = require('../support/sides');
 const { watchMachineLoad } = require('../support/machine-load');
 
@@ -24,6 +27,7 @@ const {
   MARKETS_PER_MATCH,
   SELECTION_CHANGES_PER_SECOND,
   TICKS_PER_SECOND,
+  REST_CONNECTIONS,
 } = {
   CLIENTS: 1000,
   SAMPLED: 20,
@@ -32,6 +36,7 @@ const {
   MARKETS_PER_MATCH: 10,
   SELECTION_CHANGES_PER_SECOND: 2000,
   TICKS_PER_SECOND: 10,
+  REST_CONNECTIONS: 50,
 };
 
 // ---- The load process: the fake sportsbook and the clients. ----
@@ -66,7 +71,7 @@ const load = {
     state.book = new FakeSportsbook();
     await state.book.start();
     wide().seedWideBook(state.book, MATCHES, MARKETS_PER_MATCH);
-    return { url: state.book.url, sport: wide().WIDE_SPORT };
+    return { url: state.book.url, sport: wide().WIDE_SPORT, matchId: wide().wideMatchId(0) };
   },
 
   /** Resolves once a probe socket's subscribe_all gets a snapshot: the server holds the book. */
@@ -144,6 +149,7 @@ async function startProduct(db, book) {
   return {
     pid: server.pid,
     url: `ws://127.0.0.1:${port}/v1/book/data?key=${key}`,
+    rest: { origin: `http://127.0.0.1:${port}`, key },
     stop: () => stopProcess(server),
   };
 }
@@ -165,6 +171,8 @@ async function runOddsFanOut({ quick }) {
   const { reps, seconds, warmup } = quick
     ? { reps: 3, seconds: 3, warmup: 1 }
     : { reps: 5, seconds: 15, warmup: 5 };
+  // As the fixtures REST workload: the request path needs seconds of load to be compiled.
+  const rest = quick ? { reps: 3, seconds: 2, warmup: 4 } : { reps: 5, seconds: 10, warmup: 5 };
   return withLoadProcess(__filename, 'odds', async (gen, db) => {
     const book = await gen.call('startBook');
     const { product, baseline } = await productThenBaseline(
@@ -181,7 +189,17 @@ async function runOddsFanOut({ quick }) {
         await gen.call('drive', { seconds: warmup });
         const windows = await cpuWindows(gen, server.pid, reps, { seconds });
         await gen.call('disconnect');
-        return { burst, windows };
+        // The bare poller serves no REST: the product's answers are compared with bare Express here.
+        const odds = server.rest
+          ? await restWindows({
+              ...server.rest,
+              pathAndQuery: `/v1/book/odds?match=${book.matchId}`,
+              check: (answer) => answer.selections?.length === MARKETS_PER_MATCH * 2,
+              connections: REST_CONNECTIONS,
+              ...rest,
+            })
+          : undefined;
+        return { burst, windows, odds };
       },
     );
     return [
@@ -206,6 +224,17 @@ async function runOddsFanOut({ quick }) {
         },
         [product.burst],
         [baseline.burst],
+      ),
+      windowsRow(
+        {
+          workload: `REST GET /v1/book/odds?match= (${product.odds.bytes} B), ${REST_CONNECTIONS} connections`,
+          figure: 'requests per second',
+          unit: 'req/s',
+          key: 'requestsPerSecond',
+          goal: ratioGoal('>=', 0.8),
+        },
+        product.odds.product,
+        product.odds.baseline,
       ),
     ];
   });

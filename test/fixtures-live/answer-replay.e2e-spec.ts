@@ -1,18 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import { answersReplayed, metricValue, stableHeaders } from '../support/answer-replay';
 import { http } from '../support/apps';
 import { FakeLivescores } from '../support/fake-livescores';
 import { issueTestKey, runKeys } from '../support/keys-cli';
 import { waitFor } from '../support/wait-for';
 import { testCatalog } from './catalog-factory';
 import { bootAgainst, catalogPolls, leagueIdOf } from './harness';
-
-/** Headers that differ between any two answers (each request has its own id and spends the rate). */
-const PER_REQUEST = ['x-request-id', 'ratelimit-remaining', 'date'];
-
-function stableHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_REQUEST.includes(name)));
-}
 
 // Boots an app and runs the key CLI: slow on a busy machine.
 jest.setTimeout(120_000);
@@ -32,11 +26,8 @@ describe('fixtures-live catalog answer replay', () => {
   const get = (path: string, key: string, headers: Record<string, string> = {}) =>
     request(http(app)).get(path).set('X-API-Key', key).set(headers);
 
-  const metric = async (pattern: RegExp): Promise<number> => {
-    const text = (await request(http(app)).get('/metrics').expect(200)).text;
-    return Number(pattern.exec(text)?.[1] ?? 0);
-  };
-  const replayed = () => metric(/^http_answers_replayed_total (\d+)$/m);
+  const metric = (pattern: RegExp) => metricValue(app, pattern);
+  const replayed = () => answersReplayed(app);
 
   beforeAll(async () => {
     fake.setCatalog(catalog.sports);

@@ -1,10 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { bootOdds, http } from '../support/apps';
+import { http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
-import { waitFor } from '../support/wait-for';
 import { type IsolatedStack, isolatedStack } from '../streams/support/isolated-stack';
 import { MATCH, SOCCER, SPECIAL, TENNIS, TENNIS_MATCH, seedBook } from './book-fixture';
+import { bootOnSeededBook } from './seeded-odds';
 
 interface Selection {
   market_key: string;
@@ -42,11 +42,7 @@ describe('odds REST /v1/book', () => {
       stack.issueKey({ scopes: 'fixtures', grants: [`book=${SOCCER}`] }),
       stack.issueKey({ scopes: 'odds', grants: [`other=${SOCCER}`] }),
     ]);
-    ({ app } = await bootOdds({ env: { ...stack.env, BOOK_UPSTREAM_URL: book.url, BOOK_POLL_MS: '200' } }));
-    await waitFor(async () => (await get('/v1/book/odds', both, { match: TENNIS_MATCH })).status === 200, {
-      timeoutMs: 10_000,
-      what: 'the book to be ingested',
-    });
+    ({ app } = await bootOnSeededBook(stack, book, both));
   }, 90_000);
 
   afterAll(async () => {

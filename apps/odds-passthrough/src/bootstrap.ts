@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { AnswerReplayDoor } from '@app/auth';
 import { createHttpApp, installHttpPipeline } from '@app/http-edge';
 import { connectNatsEvents, NatsLink } from '@app/messaging';
 import { StreamAdapter } from '@app/streaming';
@@ -9,10 +10,11 @@ import { errorFrameText } from './stream/book-frames';
 
 /** Everything main.ts does to the application besides listening; e2e tests apply it too. */
 export function configureOddsApp(app: INestApplication): INestApplication {
-  installHttpPipeline(app, { errorField: 'error' });
+  const pipeline = installHttpPipeline(app, { errorField: 'error' });
+  const { role, books } = oddsSettingsFromEnv();
+  if (role !== 'ingest') pipeline.addFrontDoor(app.get(AnswerReplayDoor).visit);
   connectNatsEvents(app);
   app.useWebSocketAdapter(new StreamAdapter(app, { errorFrame: errorFrameText }));
-  const { role, books } = oddsSettingsFromEnv();
   if (role !== 'ingest') setUpBookDocs(app, books);
   return app;
 }

@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { AnswerFreshness } from '@app/auth';
 import { Clock } from '@app/clock';
 import { PreparedJson } from '@app/http-edge';
 import { NatsLink } from '@app/messaging';
@@ -26,7 +27,7 @@ export interface JsonAnswer<T> {
  * served however old, rather than no answer.
  */
 @Injectable()
-export class CatalogReadCache implements OnModuleInit, OnModuleDestroy {
+export class CatalogReadCache implements AnswerFreshness, OnModuleInit, OnModuleDestroy {
   private readonly cache = new ReadCache(MAX_AGE_MS, MAX_ENTRIES);
   private readonly lastKnown = new LastKnown<unknown>(LAST_KNOWN_ENTRIES);
   /** When each prepared answer was loaded, and in which generation of the cache. */

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AnswerReplay } from './answer-replay';
-import { AnswerReplayInterceptor } from './answer-replay.interceptor';
-import { AnswerReplayDoor } from './answer-replay.door';
+import { AnswerFreshness, AnswerReplay, AnswerReplayDoor, AnswerReplayInterceptor } from '@app/auth';
 import { CatalogChangesController } from './catalog-changes.controller';
 import { CatalogReadCache } from './catalog-read-cache';
 import { LeaguesController } from './leagues.controller';
@@ -18,6 +16,7 @@ import { SportsService } from './sports.service';
     LeaguesService,
     MatchesService,
     CatalogReadCache,
+    { provide: AnswerFreshness, useExisting: CatalogReadCache },
     { provide: AnswerReplay, useFactory: () => new AnswerReplay() },
     AnswerReplayInterceptor,
     AnswerReplayDoor,

@@ -1,9 +1,8 @@
 import { Controller, Get, Header, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { PreparedJson } from '@app/http-edge';
-import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
+import { AnswerReplayInterceptor, CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, resolvePage } from '../common/pagination';
-import { AnswerReplayInterceptor } from './answer-replay.interceptor';
 import { LeaguePageDto } from './league.dto';
 import { SportPageQueryDto } from './leagues.query.dto';
 import { LeaguesService } from './leagues.service';

@@ -1,10 +1,9 @@
 import { Controller, Get, Header, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { PreparedJson } from '@app/http-edge';
-import { CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
+import { AnswerReplayInterceptor, CurrentPrincipal, type Principal, RequiresScopes } from '@app/auth';
 import { pageEnvelope, type PageRequest, resolvePage } from '../common/pagination';
 import type { CatalogStatus } from '../live/domain/snapshot.types';
-import { AnswerReplayInterceptor } from './answer-replay.interceptor';
 import { LeaguesService } from './leagues.service';
 import { visibleMatchOr404 } from './match-access';
 import { MatchPathDto } from './match-path.dto';

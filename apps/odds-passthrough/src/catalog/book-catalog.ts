@@ -3,6 +3,7 @@ import { AuthError, type Principal, sportsbookSportFailure } from '@app/auth';
 import type { PreparedJson } from '@app/http-edge';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
 import type { BookConfig, BookReadPort } from '../book/book-read-port';
+import type { OddsAnswerFreshness } from './odds-answer-freshness';
 import { OddsAnswers } from './odds-answers';
 
 /**
@@ -11,12 +12,18 @@ import { OddsAnswers } from './odds-answers';
  * not granted is refused.
  */
 export class BookCatalog {
-  private readonly answers = new OddsAnswers();
+  private readonly answers: OddsAnswers;
 
   constructor(
     private readonly replica: BookReadPort,
     private readonly book: BookConfig,
-  ) {}
+    freshness?: OddsAnswerFreshness,
+  ) {
+    this.answers = new OddsAnswers(
+      (matchId) => replica.snapshot(book.name, matchId),
+      freshness && ((json, stillCurrent) => freshness.track(json, stillCurrent)),
+    );
+  }
 
   sports(principal: Principal): SportInfo[] {
     return this.replica.sports(this.book.name).filter((sport) => this.granted(principal, sport.id));

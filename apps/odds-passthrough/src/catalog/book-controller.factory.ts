@@ -1,4 +1,4 @@
-import { Controller, Get, Query, type Type } from '@nestjs/common';
+import { Controller, Get, Header, Query, type Type, UseInterceptors } from '@nestjs/common';
 import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -12,6 +12,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
+  AnswerReplayInterceptor,
   CurrentPrincipal,
   type Principal,
   Public,
@@ -23,6 +24,7 @@ import type { PreparedJson } from '@app/http-edge';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
 import { type BookConfig, BookReadPort } from '../book/book-read-port';
 import { BookCatalog } from './book-catalog';
+import { OddsAnswerFreshness } from './odds-answer-freshness';
 import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
 import { BookLeaguesQueryDto, BookMatchesQueryDto, BookOddsQueryDto } from './book.query.dto';
 
@@ -62,8 +64,8 @@ export function createBookController(book: BookConfig): Type {
   class BookController {
     private readonly catalog: BookCatalog;
 
-    constructor(replica: BookReadPort) {
-      this.catalog = new BookCatalog(replica, book);
+    constructor(replica: BookReadPort, freshness: OddsAnswerFreshness) {
+      this.catalog = new BookCatalog(replica, book, freshness);
     }
 
     @Public()
@@ -109,6 +111,9 @@ export function createBookController(book: BookConfig): Type {
     }
 
     @Get('odds')
+    // Set before the handler runs, so the replay interceptor records the type it will be sent with.
+    @Header('Content-Type', 'application/json; charset=utf-8')
+    @UseInterceptors(AnswerReplayInterceptor)
     @ApiOperation({
       summary:
         "Every selection of a match with status evaluated at the moment of the response, and the match's ts. A match of a sport that is not granted: 403 naming the sport.",

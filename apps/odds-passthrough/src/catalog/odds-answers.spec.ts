@@ -12,7 +12,7 @@ function odds(selections: MatchOdds['selections'], ts = 1, sport = 29): MatchOdd
 describe('OddsAnswers', () => {
   let answers: OddsAnswers;
 
-  beforeEach(() => (answers = new OddsAnswers()));
+  beforeEach(() => (answers = new OddsAnswers(() => undefined)));
   afterEach(() => answers.clear());
 
   it('answers a state read afresh with the same bytes and tag, those of its JSON', () => {
@@ -37,5 +37,26 @@ describe('OddsAnswers', () => {
       expect(answer.text).toBe(JSON.stringify(state));
       expect(answers.answer(odds([m1, m2]))).not.toBe(answer);
     }
+  });
+
+  it('tracks each answer it builds with a check that reads the match again', () => {
+    let current: MatchOdds | undefined = odds([m1, m2]);
+    const checks = new Map<unknown, () => boolean>();
+    const tracked = new OddsAnswers(
+      () => current && { ...current, selections: [...current.selections] },
+      (json, stillCurrent) => checks.set(json, stillCurrent),
+    );
+    const json = tracked.answer(odds([m1, m2]));
+    const stillCurrent = checks.get(json) as () => boolean;
+    expect(stillCurrent()).toBe(true);
+    current = odds([m1, { ...m2, status: 'locked' }]);
+    expect(stillCurrent()).toBe(false);
+    current = odds([m1, m2], 2);
+    expect(stillCurrent()).toBe(false);
+    current = undefined;
+    expect(stillCurrent()).toBe(false);
+    expect(tracked.answer(odds([m1, m2]))).toBe(json);
+    expect(checks.size).toBe(1);
+    tracked.clear();
   });
 });

@@ -12,10 +12,10 @@ export interface RecordedAnswer {
 const PRINCIPALS_PER_URL = 8;
 
 /**
- * The last catalog answers given, by request target and by the principal
- * (the key registry's object for one key's decision, replaced whenever that
- * key or its account changes) they were given to. Pure: whether an answer is
- * still current is the caller's question (`CatalogReadCache.isFresh`).
+ * The last answers given, by request target and by the principal (the key
+ * registry's object for one key's decision, replaced whenever that key or its
+ * account changes) they were given to. Pure: whether an answer is still
+ * current is the caller's question (`AnswerFreshness`).
  * Bounded: it starts afresh past `maxUrls` targets.
  */
 export class AnswerReplay {

@@ -1,24 +1,29 @@
 import { Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
-import { AuthService, applyRestRateLimit, extractApiKey, type Principal, RateLimits } from '@app/auth';
 import type { FrontDoor } from '@app/http-edge';
 import { Metrics } from '@app/observability';
+import { AuthService } from '../auth.service';
+import { extractApiKey } from '../extract-api-key';
+import type { Principal } from '../key-record';
+import { RateLimits } from '../rate-limit/rate-limits';
+import { applyRestRateLimit } from '../rate-limit/rest-rate-limit';
+import { AnswerFreshness } from './answer-freshness';
 import { AnswerReplay } from './answer-replay';
-import { CatalogReadCache } from './catalog-read-cache';
 
 type Take = Parameters<FrontDoor>[2];
 
 /**
- * Gives a key the catalog page the full pipeline last gave it for the same
- * request target, while the catalog cache still holds that page (ADR 019),
- * at the HTTP server's front door (ADR 023): no Express routing, no Nest
- * guard, pipe or handler, so the page costs what sending it costs. What a
- * request must still get is done here as the pipeline does it: the request
- * log, metrics and CORS headers (the door's first steps), the key looked up
- * (expiry and revocation included), its rate charged with the same headers,
- * and the page sent through the same `res.send` (content type, entity tag,
- * 304). Anything else (no recording, another principal object because the
- * key changed, a refused key, a key over its rate, a stale page) is passed
- * to the full pipeline untouched, which answers exactly as it would have; a
+ * Gives a key the answer the full pipeline last gave it for the same request
+ * target, while that answer is still fresh (`AnswerFreshness`: fixtures-live's
+ * catalog pages, ADR 019; odds-passthrough's match odds, ADR 026), at the HTTP
+ * server's front door (ADR 023): no Express routing, no Nest guard, pipe or
+ * handler, so the answer costs what sending it costs. What a request must
+ * still get is done here as the pipeline does it: the request log, metrics
+ * and CORS headers (the door's first steps), the key looked up (expiry and
+ * revocation included), its rate charged with the same headers, and the
+ * answer sent through the same `res.send` (content type, entity tag, 304).
+ * Anything else (no recording, another principal object because the key
+ * changed, a refused key, a key over its rate, a stale answer) is passed to
+ * the full pipeline untouched, which answers exactly as it would have; a
  * refused rate takes no token, so the pipeline refuses it again with its 429.
  */
 @Injectable()
@@ -29,7 +34,7 @@ export class AnswerReplayDoor implements OnModuleInit {
 
   constructor(
     private readonly replay: AnswerReplay,
-    private readonly cache: CatalogReadCache,
+    private readonly freshness: AnswerFreshness,
     private readonly auth: AuthService,
     @Optional() private readonly rateLimits?: RateLimits,
     @Optional() private readonly metrics?: Metrics,
@@ -38,7 +43,7 @@ export class AnswerReplayDoor implements OnModuleInit {
   onModuleInit(): void {
     this.metrics?.observeCounter(
       'http_answers_replayed_total',
-      'Catalog pages given again to the same key without the full request pipeline',
+      'Answers given again to the same key without the full request pipeline',
       () => this.replayed,
     );
   }
@@ -57,7 +62,7 @@ export class AnswerReplayDoor implements OnModuleInit {
 
   private answer(principal: Principal, url: string, pass: () => void, take: Take): void {
     const recorded = this.replay.find(url, principal);
-    if (recorded === undefined || !this.cache.isFresh(recorded.json)) return pass();
+    if (recorded === undefined || !this.freshness.isFresh(recorded.json)) return pass();
     const admission = this.rateLimits?.admit(principal);
     if (admission?.allowed === false) return pass();
     const { request, response } = take();
@@ -70,7 +75,7 @@ export class AnswerReplayDoor implements OnModuleInit {
     } catch (error) {
       // Past `take` the pipeline cannot have the request any more; the client sees the connection end.
       this.logger.error(
-        `Replaying a catalog page failed: ${error instanceof Error ? error.message : String(error)}`,
+        `Replaying an answer failed: ${error instanceof Error ? error.message : String(error)}`,
       );
       response.destroy();
     }

@@ -1,14 +1,14 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Observable, tap } from 'rxjs';
-import type { PrincipalHolder } from '@app/auth';
 import { PreparedJson } from '@app/http-edge';
+import type { PrincipalHolder } from '../decorators/access.decorators';
+import { AnswerFreshness } from './answer-freshness';
 import { AnswerReplay } from './answer-replay';
-import { CatalogReadCache } from './catalog-read-cache';
 
 /**
- * Records, on the catalog list routes it decorates, each fresh cached page
- * the full pipeline answered (guard, pipe, handler), for
+ * Records, on the routes it decorates, each fresh prepared answer the full
+ * pipeline gave (guard, pipe, handler), for
  * `AnswerReplayDoor` to give again to the same key for the same target.
  * A request that names its key in the query is not recorded: the target
  * would hold the key.
@@ -17,7 +17,7 @@ import { CatalogReadCache } from './catalog-read-cache';
 export class AnswerReplayInterceptor implements NestInterceptor {
   constructor(
     private readonly replay: AnswerReplay,
-    private readonly cache: CatalogReadCache,
+    private readonly freshness: AnswerFreshness,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -26,7 +26,7 @@ export class AnswerReplayInterceptor implements NestInterceptor {
     const response = http.getResponse<Response>();
     return next.handle().pipe(
       tap((result) => {
-        if (!(result instanceof PreparedJson) || !this.cache.isFresh(result)) return;
+        if (!(result instanceof PreparedJson) || !this.freshness.isFresh(result)) return;
         const contentType = response.getHeader('Content-Type');
         if (
           request.method !== 'GET' ||

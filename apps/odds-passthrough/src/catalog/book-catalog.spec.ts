@@ -3,6 +3,7 @@ import { aSelection } from '../../../../test/odds-passthrough/selection-factory'
 import { BookReadPort } from '../book/book-read-port';
 import type { MatchOdds } from '../book/domain/match-odds';
 import { BookCatalog } from './book-catalog';
+import { OddsAnswerFreshness } from './odds-answer-freshness';
 
 const BOOK = { name: 'book', prefix: '/v1/book', grant: 'book' };
 const MATCH = 100;
@@ -33,7 +34,7 @@ describe('BookCatalog odds', () => {
 
   it('serialises a match once for requests between two of its changes', () => {
     const book = new OneMatchBook();
-    const catalog = new BookCatalog(book, BOOK);
+    const catalog = new BookCatalog(book, BOOK, new OddsAnswerFreshness());
     const first = catalog.odds(granted, MATCH);
     expect(catalog.odds(granted, MATCH)).toBe(first);
     expect(JSON.parse(first.text)).toEqual(book.snapshot('book', MATCH));

@@ -17,11 +17,11 @@ export class BookCatalog {
   constructor(
     private readonly replica: BookReadPort,
     private readonly book: BookConfig,
-    freshness?: OddsAnswerFreshness,
+    freshness: OddsAnswerFreshness,
   ) {
     this.answers = new OddsAnswers(
       (matchId) => replica.snapshot(book.name, matchId),
-      freshness && ((json, stillCurrent) => freshness.track(json, stillCurrent)),
+      (json, stillCurrent) => freshness.track(json, stillCurrent),
     );
   }
 

@@ -12,7 +12,13 @@ function odds(selections: MatchOdds['selections'], ts = 1, sport = 29): MatchOdd
 describe('OddsAnswers', () => {
   let answers: OddsAnswers;
 
-  beforeEach(() => (answers = new OddsAnswers(() => undefined)));
+  beforeEach(
+    () =>
+      (answers = new OddsAnswers(
+        () => undefined,
+        () => undefined,
+      )),
+  );
   afterEach(() => answers.clear());
 
   it('answers a state read afresh with the same bytes and tag, those of its JSON', () => {

@@ -24,7 +24,7 @@ export class OddsAnswers {
 
   constructor(
     private readonly read: (matchId: number) => MatchOdds | undefined,
-    private readonly track: (json: PreparedJson, stillCurrent: () => boolean) => void = () => undefined,
+    private readonly track: (json: PreparedJson, stillCurrent: () => boolean) => void,
   ) {}
 
   answer(odds: MatchOdds): PreparedJson {

@@ -56,6 +56,9 @@ describe('scripts/ws-tail.js --reconnect', () => {
       timeoutMs: 10_000,
       what: 'the frame after the reconnect',
     });
+    // stdout and stderr are separate pipes: the warning written after the
+    // frame can reach this process after it, so it is waited for, not assumed.
+    await waitFor(() => stderr.includes('# gap'), { timeoutMs: 10_000, what: 'the gap warning' });
     expect(received.map((text) => JSON.parse(text) as unknown)).toEqual([
       { action: 'subscribe', match_id: 7 },
       { action: 'subscribe', match_id: 7, resume_after: 12 },

@@ -1,13 +1,19 @@
-// Client CPU of one change-log append as the ingests make it (ADR 012): `ChangeLog.append` with a
-// message id, the expected last sequence and the predecessor header, 100 chains of appends in
-// parallel (one per match), each waiting for its acknowledgement before the next. The log is a
-// throwaway JetStream stream under a subject prefix of the script's own. Run from the repository
-// root:
+// Client CPU of change-log appends as the ingests make them (ADR 012), against a throwaway
+// JetStream stream under a subject prefix of the script's own:
 //
-//   node bench/change-log-append-cost.js [appends per chain=100]
+// - one append: `ChangeLog.append` with a message id, the expected last sequence and the
+//   predecessor header, 100 chains of appends in parallel (one per match), each waiting for its
+//   acknowledgement before the next;
+// - one odds poll's appends: `BookChangePublisher.publish` of 1,000 frames of 600 bytes, one per
+//   match, as the big book's 1% poll makes them (appended, then batched out to the replicas),
+//   after each match's first append of the run, so every tail is known as in a running ingest.
 //
-// BENCH_PRODUCT_ROOT measures the `libs/messaging` sources of another checkout (with
-// node_modules), for before/after figures; NATS_URL defaults to nats://127.0.0.1:4222.
+// Run from the repository root:
+//
+//   node bench/change-log-append-cost.js [appends per chain=100] [polls=100]
+//
+// BENCH_PRODUCT_ROOT measures the sources of another checkout (with node_modules), for
+// before/after figures; NATS_URL defaults to nats://127.0.0.1:4222.
 'use strict';
 
 require('./support/ts-sources');
@@ -17,10 +23,16 @@ const { randomBytes } = require('node:crypto');
 const root = process.env.BENCH_PRODUCT_ROOT ?? path.join(__dirname, '..');
 const { ChangeLog } = require(path.join(root, 'libs/messaging/src/change-log'));
 const { NatsLink } = require(path.join(root, 'libs/messaging/src/nats-link'));
+const { NatsEventClient } = require(path.join(root, 'libs/messaging/src/nats-event.client'));
+const { BookChangePublisher } = require(
+  path.join(root, 'apps/odds-passthrough/src/ingest/book-change-publisher'),
+);
 
 const CHAINS = 100;
 const PER_CHAIN = Number(process.argv[2] ?? 100);
 const ROUNDS = 4;
+const POLLS = Number(process.argv[3] ?? 100);
+const POLL_MATCHES = 1000;
 
 async function main() {
   const prefix = `bench_append_${randomBytes(3).toString('hex')}`;
@@ -60,10 +72,49 @@ async function main() {
     console.log(
       `change-log append: ${figures.map((us) => us.toFixed(1)).join(', ')} µs of client CPU per append (${ROUNDS} rounds of ${CHAINS} × ${PER_CHAIN})`,
     );
+    console.log(`odds poll of ${POLL_MATCHES} changes: ${await pollFigures(link)}`);
   } finally {
     const manager = await link.jetStreamManager();
     await manager.streams.delete(log.streamName);
     await link.onApplicationShutdown();
+  }
+}
+
+/** Client CPU of `BookChangePublisher.publish`, one poll at a time: median, mean and 90th percentile. */
+async function pollFigures(link) {
+  const log = new ChangeLog(link, { name: 'POLL_COST', subjects: 'odds.bench.log.>', retentionMs: 120_000 });
+  const quiet = () => undefined;
+  const logger = { log: quiet, warn: (message) => console.warn(message), error: quiet };
+  const publisher = new BookChangePublisher(
+    'bench',
+    log,
+    new NatsEventClient(link),
+    logger,
+    () => Promise.resolve(0),
+    () => true,
+  );
+  publisher.start();
+  const frame = JSON.stringify({ pad: 'x'.repeat(590) });
+  const frames = Array.from({ length: POLL_MATCHES }, (_, i) => ({ sportId: 1, matchId: i + 1, frame }));
+  const poll = async () => {
+    const before = process.cpuUsage();
+    const positions = await publisher.publish(frames);
+    const used = process.cpuUsage(before);
+    if (positions.length !== POLL_MATCHES) throw new Error(`${positions.length} of ${POLL_MATCHES} appended`);
+    return (used.user + used.system) / 1000;
+  };
+  try {
+    for (let i = 0; i < 5; i++) await poll();
+    const ms = [];
+    for (let i = 0; i < POLLS; i++) ms.push(await poll());
+    ms.sort((a, b) => a - b);
+    const mean = ms.reduce((sum, x) => sum + x, 0) / ms.length;
+    const at = (share) => ms[Math.min(ms.length - 1, Math.floor(ms.length * share))].toFixed(1);
+    return `median ${at(0.5)}, mean ${mean.toFixed(1)}, p90 ${at(0.9)} ms of client CPU per poll (${POLLS} polls)`;
+  } finally {
+    publisher.stop();
+    const manager = await link.jetStreamManager();
+    await manager.streams.delete(log.streamName);
   }
 }
 

@@ -37,10 +37,10 @@ describe('BookCatalog odds', () => {
     const catalog = new BookCatalog(book, BOOK, new OddsAnswerFreshness());
     const first = catalog.odds(granted, MATCH);
     expect(catalog.odds(granted, MATCH)).toBe(first);
-    expect(JSON.parse(first.text)).toEqual(book.snapshot('book', MATCH));
+    expect(JSON.parse(first.bytes.toString())).toEqual(book.snapshot('book', MATCH));
     book.selections = [book.selections[0], aSelection({ market_key: 'm2', price: 170 })];
     const changed = catalog.odds(granted, MATCH);
     expect(changed).not.toBe(first);
-    expect(JSON.parse(changed.text)).toEqual(book.snapshot('book', MATCH));
+    expect(JSON.parse(changed.bytes.toString())).toEqual(book.snapshot('book', MATCH));
   });
 });

@@ -25,10 +25,10 @@ describe('AnswerReplay', () => {
     const principals = Array.from({ length: 9 }, () => ({}));
     principals.forEach((principal, i) => replay.remember('/u', principal, answer(`[${i}]`)));
     expect(replay.find('/u', principals[0])).toBeUndefined();
-    expect(replay.find('/u', principals[8])?.json.text).toBe('[8]');
+    expect(replay.find('/u', principals[8])?.json.bytes.toString()).toBe('[8]');
     replay.remember('/u', principals[8], answer('[9]'));
-    expect(replay.find('/u', principals[8])?.json.text).toBe('[9]');
-    expect(replay.find('/u', principals[1])?.json.text).toBe('[1]');
+    expect(replay.find('/u', principals[8])?.json.bytes.toString()).toBe('[9]');
+    expect(replay.find('/u', principals[1])?.json.bytes.toString()).toBe('[1]');
   });
 
   it('starts afresh past its bound of targets', () => {

@@ -19,6 +19,7 @@
 require('./support/ts-sources');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { percentile } = require('./support/bench-env');
 
 const root = process.env.BENCH_PRODUCT_ROOT ?? path.join(__dirname, '..');
 const { ChangeLog } = require(path.join(root, 'libs/messaging/src/change-log'));
@@ -109,8 +110,8 @@ async function pollFigures(link) {
     for (let i = 0; i < POLLS; i++) ms.push(await poll());
     ms.sort((a, b) => a - b);
     const mean = ms.reduce((sum, x) => sum + x, 0) / ms.length;
-    const at = (share) => ms[Math.min(ms.length - 1, Math.floor(ms.length * share))].toFixed(1);
-    return `median ${at(0.5)}, mean ${mean.toFixed(1)}, p90 ${at(0.9)} ms of client CPU per poll (${POLLS} polls)`;
+    const at = (p) => percentile(ms, p).toFixed(1);
+    return `median ${at(50)}, mean ${mean.toFixed(1)}, p90 ${at(90)} ms of client CPU per poll (${POLLS} polls)`;
   } finally {
     publisher.stop();
     const manager = await link.jetStreamManager();

@@ -5,6 +5,15 @@ import { createBookController } from './book-controller.factory';
 import { OddsAnswerFreshness } from './odds-answer-freshness';
 
 /**
+ * Bytes of odds answers the replay holds. Nothing else keeps them (the
+ * catalog's own answers last a second), and one match's answer weighs tens of
+ * kilobytes: a client that walked a book of 2,500 matches once left 43 MB of
+ * answers held, stale as soon as their matches changed. The keys that poll
+ * the same matches again and again, which the replay is for, need far less.
+ */
+const REPLAY_BYTES = 16 * 1024 * 1024;
+
+/**
  * The REST routes of every configured book (not registered in ROLE=ingest),
  * and the replay of their odds answers at the front door (ADR 026).
  */
@@ -17,7 +26,7 @@ export class CatalogModule {
       providers: [
         OddsAnswerFreshness,
         { provide: AnswerFreshness, useExisting: OddsAnswerFreshness },
-        { provide: AnswerReplay, useFactory: () => new AnswerReplay() },
+        { provide: AnswerReplay, useFactory: () => new AnswerReplay({ maxBytes: REPLAY_BYTES }) },
         AnswerReplayInterceptor,
         AnswerReplayDoor,
       ],

@@ -122,6 +122,29 @@ describe('fixtures stream /v1/stream', () => {
     );
   });
 
+  it('reads a match once for a burst of clients subscribing to it at the same time', async () => {
+    goal(catalog.ids.arsChe.stat_id);
+    const first = await open(both);
+    first.send({ action: 'subscribe', match_id: ids.arsChe });
+    await first.next(isFrame('snapshot', ids.arsChe));
+    const db = database(apps[0]);
+    const query = jest.spyOn(db, 'query');
+    const burst = await Promise.all(Array.from({ length: 40 }, () => open(both)));
+    const matchReads = () =>
+      query.mock.calls.filter(([sql]) => String(sql).includes('FROM fixtures.matches m WHERE m.id = $1'))
+        .length;
+    try {
+      const before = matchReads();
+      for (const client of burst) client.send({ action: 'subscribe', match_id: ids.arsChe });
+      await Promise.all(burst.map((client) => client.next(isFrame('snapshot', ids.arsChe))));
+      // Each subscribe read the match row on its own before; a replica's desks reconnecting at
+      // once queued that many identical queries for the pool.
+      expect(matchReads() - before).toBeLessThanOrEqual(10);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('stops a match on unsubscribe and keeps the others', async () => {
     const client = await open(both);
     client.send({ action: 'subscribe', match_id: ids.arsChe });

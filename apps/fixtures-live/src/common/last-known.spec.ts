@@ -31,3 +31,41 @@ describe('LastKnown', () => {
     await expect(known.read('a', outage)).resolves.toBe(3);
   });
 });
+
+describe('LastKnown, concurrent reads', () => {
+  it('shares one load among the reads of a key that overlap it', async () => {
+    const known = new LastKnown<string>(10);
+    let loads = 0;
+    let finish!: (value: string) => void;
+    const load = () => {
+      loads += 1;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    const reads = Array.from({ length: 50 }, () => known.read('match:7', load));
+    const other = known.read('match:8', () => Promise.resolve('other'));
+    finish('state');
+    await expect(Promise.all(reads)).resolves.toEqual(Array(50).fill('state'));
+    await expect(other).resolves.toBe('other');
+    expect(loads).toBe(1);
+    const later = known.read('match:7', load);
+    expect(loads).toBe(2);
+    finish('later');
+    await expect(later).resolves.toBe('later');
+  });
+
+  it('gives each overlapping read the outage fallback of a shared load that failed', async () => {
+    const known = new LastKnown<string>(10);
+    await known.read('a', () => Promise.resolve('kept'));
+    let loads = 0;
+    const failing = () => {
+      loads += 1;
+      return outage();
+    };
+    await expect(Promise.all([known.read('a', failing), known.read('a', failing)])).resolves.toEqual([
+      'kept',
+      'kept',
+    ]);
+    expect(loads).toBe(1);
+    await expect(known.read('b', failing)).rejects.toThrow('ECONNREFUSED');
+  });
+});

@@ -5,6 +5,7 @@ import type { FeedHealthMessage, LeagueInfo, MatchInfo, SportInfo, SportLeagues 
 import { inParts, mapInParts } from '../common/work-in-parts';
 import { publicMatch } from './domain/public-match';
 import { type Selection, selectionInOrder } from './domain/selection';
+import { StringPool } from './domain/string-pool';
 
 /*
  * Both sides: the SQL of the books' shared state in PostgreSQL (schema
@@ -116,7 +117,11 @@ export class BookRepository {
     ]);
     // A book of 100,000 markets is hundreds of milliseconds of mapping: a part at a time.
     const storedMatches = await inParts(mapInParts(matches, ROWS_PER_PART, storedMatch));
-    const storedMarkets = await inParts(mapInParts(markets, ROWS_PER_PART, storedMarket));
+    // Each row brings its own copy of its market_key, and a book repeats a few thousand keys
+    // across its matches: the seed's versions and the replica's markets are keyed by them for as
+    // long as the process runs, 200,000 strings after a restart where a pool holds a few.
+    const keys = new StringPool();
+    const storedMarkets = await inParts(mapInParts(markets, ROWS_PER_PART, (row) => storedMarket(row, keys)));
     return {
       sports: sports.map((row) => ({ id: Number(row.id), name: row.name })),
       leagues: leagues.map((row) => ({ id: Number(row.id), name: row.name, sport_id: Number(row.sport_id) })),
@@ -300,10 +305,10 @@ function storedMatch(row: MatchRow): StoredMatch {
   };
 }
 
-function storedMarket(row: MarketRow): StoredMarket {
+function storedMarket(row: MarketRow, keys: StringPool): StoredMarket {
   return {
     matchId: Number(row.match_id),
-    marketKey: row.market_key,
+    marketKey: keys.share(row.market_key),
     version: Number(row.version),
     selections: row.selections.map(selectionInOrder),
   };

@@ -6,41 +6,22 @@ import { isDatabaseUnavailable } from '@app/database';
  * result, a catalog page. Only an outage falls back to it; any other error,
  * and any key never read, still fails. Bounded by entry count, least recently
  * stored first out.
- *
- * Reads of one key that overlap share one load: a burst of subscribes to one
- * match (a replica's trading desks reconnecting at once) reads it from
- * PostgreSQL once, not once per client, and does not queue hundreds of
- * identical queries for the connection pool.
  */
 export class LastKnown<T> {
   private readonly entries = new Map<string, T>();
-  private readonly loading = new Map<string, Promise<T>>();
 
   constructor(private readonly maxEntries: number) {}
 
   async read(key: string, load: () => Promise<T>): Promise<T> {
     let value: T;
     try {
-      value = await this.shared(key, load);
+      value = await load();
     } catch (error) {
       if (isDatabaseUnavailable(error) && this.entries.has(key)) return this.entries.get(key) as T;
       throw error;
     }
     this.remember(key, value);
     return value;
-  }
-
-  /** The load of `key` under way, or a new one. */
-  private shared(key: string, load: () => Promise<T>): Promise<T> {
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const started = load();
-    this.loading.set(key, started);
-    const done = () => {
-      if (this.loading.get(key) === started) this.loading.delete(key);
-    };
-    started.then(done, done);
-    return started;
   }
 
   remember(key: string, value: T): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MatchesService } from '../catalog/matches.service';
 import { MAX_ID } from '../common/query/query-values';
+import { SharedLoads } from '../common/shared-loads';
 import { frameData } from './frame-data';
 import { LiveMatchDirectory, type StoredFrame, type VisibleMatch } from './live-match-directory';
 import { LiveSnapshotsService } from './live-snapshots.service';
@@ -12,6 +13,10 @@ import { LiveSnapshotsService } from './live-snapshots.service';
  */
 @Injectable()
 export class DbLiveMatchDirectory extends LiveMatchDirectory {
+  /** Each subscribe reads its match: the subscribes of a burst share the reads under way. */
+  private readonly visible = new SharedLoads<number, VisibleMatch | null>();
+  private readonly frames = new SharedLoads<number, StoredFrame | null>();
+
   constructor(
     private readonly matches: MatchesService,
     private readonly snapshots: LiveSnapshotsService,
@@ -19,17 +24,21 @@ export class DbLiveMatchDirectory extends LiveMatchDirectory {
     super();
   }
 
-  async findVisibleMatch(matchId: number): Promise<VisibleMatch | null> {
-    if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return null;
-    const match = await this.matches.findVisible(matchId);
-    return match
-      ? { id: match.id, sportId: match.sport_id, closeOfPlay: match.status === 'CLOSE_OF_PLAY' }
-      : null;
+  findVisibleMatch(matchId: number): Promise<VisibleMatch | null> {
+    if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return Promise.resolve(null);
+    return this.visible.run(matchId, async () => {
+      const match = await this.matches.findVisible(matchId);
+      return match
+        ? { id: match.id, sportId: match.sport_id, closeOfPlay: match.status === 'CLOSE_OF_PLAY' }
+        : null;
+    });
   }
 
-  async latestFrame(matchId: number): Promise<StoredFrame | null> {
-    if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return null;
-    const stored = await this.snapshots.stored(matchId);
-    return stored === null ? null : { data: frameData(matchId, stored.text), position: stored.position };
+  latestFrame(matchId: number): Promise<StoredFrame | null> {
+    if (!Number.isInteger(matchId) || matchId < 1 || matchId > MAX_ID) return Promise.resolve(null);
+    return this.frames.run(matchId, async () => {
+      const stored = await this.snapshots.stored(matchId);
+      return stored === null ? null : { data: frameData(matchId, stored.text), position: stored.position };
+    });
   }
 }

@@ -156,7 +156,9 @@ describe('positionHeaders', () => {
         reference.set(SEQ_HEADER, String(p.seq));
         if (p.prevSeq !== null) reference.set(PREV_SEQ_HEADER, String(p.prevSeq));
         const meta = positionHeaders(p);
-        expect((meta as MsgHdrsImpl).encode()).toEqual((reference as MsgHdrsImpl).encode());
+        expect(Buffer.from((meta as MsgHdrsImpl).encode())).toEqual(
+          Buffer.from((reference as MsgHdrsImpl).encode()),
+        );
         expect(positionOf(meta)).toEqual(p);
         expect(positionOf(MsgHdrsImpl.decode((meta as MsgHdrsImpl).encode()))).toEqual(p);
       }),

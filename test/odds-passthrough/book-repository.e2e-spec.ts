@@ -7,7 +7,12 @@ import {
   type StoredMatch,
 } from '../../apps/odds-passthrough/src/book/book.repository';
 import type { Selection } from '../../apps/odds-passthrough/src/book/domain/selection';
+import { IngestBook } from '../../apps/odds-passthrough/src/book/domain';
+import { buildPublication } from '../../apps/odds-passthrough/src/ingest/book-publication';
+import { seededBook } from '../../apps/odds-passthrough/src/ingest/book-seed';
+import { countParts } from '../support/parts';
 import { scratchDatabase } from '../support/scratch-database';
+import { aMatchup, aMoneyline, aTotal } from './sportsbook-factory';
 
 const MATCHES = 90;
 const MARKETS_PER_MATCH = 50;
@@ -203,6 +208,71 @@ describe('BookRepository', () => {
     expect(matches.map((m) => [m.info.id, m.position, m.unpublished])).toEqual([
       [31, { seq: 40, prevSeq: 12 }, false],
       [32, { seq: 41, prevSeq: null }, false],
+    ]);
+  });
+
+  it("seeds a restarted ingest from the selections' stored text: only what changed is announced again", async () => {
+    const NOW = Date.parse('2026-11-21T12:00:00Z');
+    const labelled = (book: IngestBook) => book.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);
+    const load = (markets: ReturnType<typeof aTotal>[]) => ({
+      leagues: [{ id: 1980, name: 'EPL' }],
+      matchups: [aMatchup()],
+      markets,
+    });
+    const first = new IngestBook('seeded');
+    labelled(first);
+    const publication = buildPublication(first, first.applyFull(29, load([aMoneyline(), aTotal()]), NOW))!;
+    const gen = await repository.write('seeded', publication.write);
+    await repository.writePublished('seeded', gen, {
+      positions: [{ matchId: aMatchup().id, seq: 7, prevSeq: null }],
+      catalogMatches: [],
+      withRemovals: [],
+    });
+    const versions = new Map(
+      first.matchOdds(aMatchup().id, NOW)!.selections.map((s) => [s.market_key, s.version]),
+    );
+
+    const stored = await repository.loadSeed('seeded');
+    // PostgreSQL's rendering of jsonb, not the text the ingest wrote: parsed only when compared.
+    expect(stored.markets.map((m) => JSON.parse(m.selectionsText) as Selection[])).toEqual(
+      publication.write.markets.map((m) => m.selections),
+    );
+    const recalled: number[] = [];
+    const after = countParts(seededBook('seeded', stored, (_id, seq) => recalled.push(seq))).value;
+    labelled(after);
+    const moved = aMoneyline({
+      version: 2,
+      prices: [{ designation: 'home', price: 155 }, ...aMoneyline().prices.slice(1)],
+    });
+    const diff = after.applyFull(29, load([moved, aTotal()]), NOW + 1000);
+
+    expect(recalled).toEqual([7]);
+    expect(diff.matches).toEqual([]);
+    expect(diff.changes).toHaveLength(1);
+    const announced = diff.changes[0].selections;
+    expect(new Set(announced.map((s) => s.market_key))).toEqual(new Set(['s;0;m']));
+    expect(announced.every((s) => s.version > versions.get('s;0;m')!)).toBe(true);
+    const total = after
+      .matchOdds(aMatchup().id, NOW + 1000)!
+      .selections.filter((s) => s.market_key === 's;0;ou;2.5');
+    expect(total.map((s) => s.version)).toEqual([versions.get('s;0;ou;2.5'), versions.get('s;0;ou;2.5')]);
+  });
+
+  it('reads a removed market for the seed as an empty list, which is announced again', async () => {
+    await repository.write('tombstones', rowsOnly([51]));
+    await repository.write('tombstones', {
+      leagues: [],
+      matches: [],
+      removedMatches: [],
+      markets: [],
+      removedMarkets: [{ matchId: 51, marketKey: 's;0;ou;0.5' }],
+    });
+
+    const { markets } = await repository.loadSeed('tombstones');
+
+    expect(markets.map((m) => [m.marketKey, m.selectionsText === '[]'])).toEqual([
+      ['s;0;ou;0.5', true],
+      ['s;0;ou;1.5', false],
     ]);
   });
 });

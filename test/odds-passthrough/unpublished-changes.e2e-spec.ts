@@ -71,7 +71,7 @@ describe('odds rows stored but never published', () => {
   }
 
   async function newTerm(): Promise<IngestBook> {
-    const state = await new BookSeed(book, repository, 1000, quiet).load({
+    const state = await new BookSeed(book, repository, quiet).load({
       recall: () => undefined,
       stopped: () => false,
       wait: () => Promise.resolve(),

@@ -49,6 +49,24 @@ export interface StoredMatch {
   readonly removed?: boolean;
 }
 
+/**
+ * One row of `odds.markets` as the ingest's seed reads it: its selections as
+ * the JSON text PostgreSQL renders (`[]` once removed), not parsed. A restart
+ * compares each with the upstream's market once, on its first load.
+ */
+export interface StoredSeedMarket {
+  readonly matchId: number;
+  readonly marketKey: string;
+  readonly version: number;
+  readonly selectionsText: string;
+}
+
+/** What the ingest's seed reads of one book: its matches, and its markets as text. */
+export interface StoredSeed {
+  readonly matches: readonly StoredMatch[];
+  readonly markets: readonly StoredSeedMarket[];
+}
+
 /** Every row of one book, as `load` reads them back. */
 export interface StoredBook {
   readonly sports: readonly SportInfo[];
@@ -92,7 +110,7 @@ export class BookRepository {
 
   /** `pollMs` is this process's BOOK_POLL_MS, against which the stored feed health is judged. */
   async load(book: string, pollMs: number): Promise<StoredBook> {
-    const [sports, leagues, matches, markets, feeds] = await Promise.all([
+    const [sports, leagues, storedMatches, markets, feeds] = await Promise.all([
       this.dataSource.query<{ id: string; name: string }[]>(
         `SELECT id, name FROM odds.sports WHERE book = $1 ORDER BY id`,
         [book],
@@ -101,11 +119,7 @@ export class BookRepository {
         `SELECT id, sport_id, name FROM odds.leagues WHERE book = $1 ORDER BY id`,
         [book],
       ),
-      this.dataSource.query<MatchRow[]>(
-        `SELECT body, ts, change_seq, prev_change_seq, stored_gen > published_gen AS unpublished, removed
-         FROM odds.matches WHERE book = $1`,
-        [book],
-      ),
+      this.loadMatches(book),
       this.dataSource.query<MarketRow[]>(
         `SELECT match_id, market_key, version, selections FROM odds.markets WHERE book = $1 ORDER BY match_id, market_key`,
         [book],
@@ -115,11 +129,10 @@ export class BookRepository {
         [book],
       ),
     ]);
-    // A book of 100,000 markets is hundreds of milliseconds of mapping: a part at a time.
-    const storedMatches = await inParts(mapInParts(matches, ROWS_PER_PART, storedMatch));
     // Each row brings its own copy of its market_key, and a book repeats a few thousand keys
     // across its matches: the seed's versions and the replica's markets are keyed by them for as
     // long as the process runs, 200,000 strings after a restart where a pool holds a few.
+    // A book of 100,000 markets is hundreds of milliseconds of mapping: a part at a time.
     const keys = new StringPool();
     const storedMarkets = await inParts(mapInParts(markets, ROWS_PER_PART, (row) => storedMarket(row, keys)));
     return {
@@ -132,6 +145,28 @@ export class BookRepository {
         full_loaded: feeds[0].full_loaded,
         poll_ms: pollMs,
       },
+    };
+  }
+
+  /**
+   * What a starting ingest seeds its book from. Selections stay the text
+   * PostgreSQL sends: node-postgres would parse each market's `jsonb` into
+   * objects that a restart of a large book holds, hundreds of thousands of
+   * them, until its first full load has compared every market.
+   */
+  async loadSeed(book: string): Promise<StoredSeed> {
+    const [matches, markets] = await Promise.all([
+      this.loadMatches(book),
+      this.dataSource.query<MarketTextRow[]>(
+        `SELECT match_id, market_key, version, selections::text AS selections
+         FROM odds.markets WHERE book = $1 ORDER BY match_id, market_key`,
+        [book],
+      ),
+    ]);
+    const keys = new StringPool();
+    return {
+      matches,
+      markets: await inParts(mapInParts(markets, ROWS_PER_PART, (row) => storedSeedMarket(row, keys))),
     };
   }
 
@@ -255,6 +290,15 @@ export class BookRepository {
     );
   }
 
+  private async loadMatches(book: string): Promise<StoredMatch[]> {
+    const rows = await this.dataSource.query<MatchRow[]>(
+      `SELECT body, ts, change_seq, prev_change_seq, stored_gen > published_gen AS unpublished, removed
+       FROM odds.matches WHERE book = $1`,
+      [book],
+    );
+    return inParts(mapInParts(rows, ROWS_PER_PART, storedMatch));
+  }
+
   private async replaceSports(
     manager: EntityManager,
     book: string,
@@ -288,6 +332,13 @@ interface MarketRow {
   readonly selections: Selection[];
 }
 
+interface MarketTextRow {
+  readonly match_id: string;
+  readonly market_key: string;
+  readonly version: string;
+  readonly selections: string;
+}
+
 function storedMatch(row: MatchRow): StoredMatch {
   return {
     // jsonb keeps an object's keys sorted by length; the objects are rebuilt in their public order.
@@ -311,6 +362,15 @@ function storedMarket(row: MarketRow, keys: StringPool): StoredMarket {
     marketKey: keys.share(row.market_key),
     version: Number(row.version),
     selections: row.selections.map(selectionInOrder),
+  };
+}
+
+function storedSeedMarket(row: MarketTextRow, keys: StringPool): StoredSeedMarket {
+  return {
+    matchId: Number(row.match_id),
+    marketKey: keys.share(row.market_key),
+    version: Number(row.version),
+    selectionsText: row.selections,
   };
 }
 

@@ -129,7 +129,7 @@ export class BookPollSchedule {
       this.logger,
       mayPublish,
     );
-    this.seed = new BookSeed(source.name, repository, settings.pollMs, this.logger);
+    this.seed = new BookSeed(source.name, repository, this.logger);
     this.cutoffs = new CutoffAlarm(clock, {
       nextCutoff: () => this.book?.nextCutoff(),
       check: () => this.checkCutoffs(),

@@ -1,4 +1,4 @@
-import type { StoredBook } from '../book/book.repository';
+import type { StoredSeed } from '../book/book.repository';
 import { aMatchup } from '../../../../test/odds-passthrough/sportsbook-factory';
 import type { MatchInfo } from '../book/book-messages';
 import { countParts } from '../../../../test/support/parts';
@@ -24,9 +24,7 @@ function info(id: number): MatchInfo {
 describe('seededBook', () => {
   it('seeds a large stored book a part at a time and recalls every stored position', () => {
     const ids = Array.from({ length: 250 }, (_, i) => 1_900_000_000 + i);
-    const stored: StoredBook = {
-      sports: [],
-      leagues: [],
+    const stored: StoredSeed = {
       matches: ids.map((id, i) => ({ info: info(id), ts: NOW, position: { seq: i + 1, prevSeq: null } })),
       markets: [],
     };

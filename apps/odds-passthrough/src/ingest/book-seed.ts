@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { retryUntilDone } from '@app/clock';
-import type { BookRepository, StoredBook } from '../book/book.repository';
+import type { BookRepository, StoredSeed } from '../book/book.repository';
 import { IngestBook, type SeedMatch } from '../book/domain';
 import { inParts, type Parts } from '../common/work-in-parts';
 import { describeError } from './describe-error';
@@ -27,7 +27,6 @@ export class BookSeed {
   constructor(
     private readonly book: string,
     private readonly repository: BookRepository,
-    private readonly pollMs: number,
     private readonly logger: Logger,
   ) {}
 
@@ -42,7 +41,7 @@ export class BookSeed {
   }
 
   private async read(recall: SeedOptions['recall']): Promise<IngestBook> {
-    const stored = await this.repository.load(this.book, this.pollMs);
+    const stored = await this.repository.loadSeed(this.book);
     return inParts(seededBook(this.book, stored, recall));
   }
 }
@@ -54,7 +53,7 @@ const MARKETS_PER_PART = 5000;
 /** The IngestBook that `stored` describes, built a part at a time. */
 export function* seededBook(
   book: string,
-  stored: StoredBook,
+  stored: StoredSeed,
   recall: SeedOptions['recall'],
 ): Parts<IngestBook> {
   const unpublished = new Set<number>();
@@ -68,12 +67,13 @@ export function* seededBook(
       yield;
     }
     const list = markets.get(market.matchId) ?? [];
-    // Without selections, a market is announced again (with a greater version) however it reads.
-    const told = market.selections.length > 0 && !unpublished.has(market.matchId);
+    // Without selections (a tombstone's `[]`), a market is announced again (with a greater
+    // version) however it reads.
+    const told = market.selectionsText !== '[]' && !unpublished.has(market.matchId);
     list.push({
       marketKey: market.marketKey,
       version: market.version,
-      selections: told ? market.selections : undefined,
+      selections: told ? market.selectionsText : undefined,
     });
     markets.set(market.matchId, list);
   }

@@ -42,10 +42,12 @@ export interface SeedMarket {
   readonly marketKey: string;
   readonly version: number;
   /**
-   * The selections last published; when given, a market that comes back unchanged keeps
-   * its version and is not announced again.
+   * The selections last published, or their JSON text as stored; when given, a market that
+   * comes back unchanged keeps its version and is not announced again. The text is parsed only
+   * when its market is compared: a restarted ingest holds a whole book of seeds until its first
+   * load reaches each, and text is a fraction of the objects' size and garbage.
    */
-  readonly selections?: readonly Selection[];
+  readonly selections?: readonly Selection[] | string;
 }
 
 /** A match as last persisted. */

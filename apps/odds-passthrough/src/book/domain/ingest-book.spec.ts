@@ -533,7 +533,8 @@ describe('IngestBook: locks and cutoffs', () => {
 });
 
 describe('IngestBook: restarts', () => {
-  function persisted(state: IngestBook): SeedMatch[] {
+  /** Selections as objects, or as the JSON text the ingest's seed reads from PostgreSQL. */
+  function persisted(state: IngestBook, form: 'objects' | 'text' = 'objects'): SeedMatch[] {
     return state.matches().map((match) => {
       const odds = state.matchOdds(match.id, T0)!;
       return {
@@ -542,46 +543,49 @@ describe('IngestBook: restarts', () => {
         markets: [...byKey(odds.selections)].map(([marketKey, selections]) => ({
           marketKey,
           version: selections[0].version,
-          selections,
+          selections: form === 'text' ? JSON.stringify(selections) : selections,
         })),
       };
     });
   }
 
-  it('a restart seeded from persisted state announces only what changed, with greater versions', () => {
-    const before = labelled();
-    full(before, [aMoneyline(), aSpread(-1.5), aTotal()], T0);
-    // the clock of the new process is behind: versions must still grow
-    const after = new IngestBook('book', persisted(before));
-    after.applyLabels(SOCCER, LABELS, T0 - 50_000);
-    const diff = full(
-      after,
-      [
-        aMoneyline({
-          version: 2,
-          prices: [{ designation: 'home', price: 120 }, ...aMoneyline().prices.slice(1)],
-        }),
-        aSpread(-1.5),
-      ],
-      T0 - 50_000,
-    );
-    expect(diff.matches).toEqual([]);
-    const change = changeOf(diff);
-    expect(change.matchAdded).toBe(false);
-    expect(change.selections.map((s) => [s.market_key, s.version])).toEqual([
-      ['s;0;m', T0 + 1],
-      ['s;0;m', T0 + 1],
-      ['s;0;m', T0 + 1],
-    ]);
-    expect(change.removedMarketKeys).toEqual([before.matchOdds(MATCH, T0)!.selections[5].market_key]);
-    expect(byKey(after.matchOdds(MATCH, T0)!.selections).get(change.removedMarketKeys[0])).toBeUndefined();
-    expect(
-      after
-        .matchOdds(MATCH, T0)!
-        .selections.filter((s) => s.line !== undefined)
-        .every((s) => s.version === T0),
-    ).toBe(true);
-  });
+  it.each(['objects', 'text'] as const)(
+    'a restart seeded from persisted state (selections as %s) announces only what changed, with greater versions',
+    (form) => {
+      const before = labelled();
+      full(before, [aMoneyline(), aSpread(-1.5), aTotal()], T0);
+      // the clock of the new process is behind: versions must still grow
+      const after = new IngestBook('book', persisted(before, form));
+      after.applyLabels(SOCCER, LABELS, T0 - 50_000);
+      const diff = full(
+        after,
+        [
+          aMoneyline({
+            version: 2,
+            prices: [{ designation: 'home', price: 120 }, ...aMoneyline().prices.slice(1)],
+          }),
+          aSpread(-1.5),
+        ],
+        T0 - 50_000,
+      );
+      expect(diff.matches).toEqual([]);
+      const change = changeOf(diff);
+      expect(change.matchAdded).toBe(false);
+      expect(change.selections.map((s) => [s.market_key, s.version])).toEqual([
+        ['s;0;m', T0 + 1],
+        ['s;0;m', T0 + 1],
+        ['s;0;m', T0 + 1],
+      ]);
+      expect(change.removedMarketKeys).toEqual([before.matchOdds(MATCH, T0)!.selections[5].market_key]);
+      expect(byKey(after.matchOdds(MATCH, T0)!.selections).get(change.removedMarketKeys[0])).toBeUndefined();
+      expect(
+        after
+          .matchOdds(MATCH, T0)!
+          .selections.filter((s) => s.line !== undefined)
+          .every((s) => s.version === T0),
+      ).toBe(true);
+    },
+  );
 
   it('a seeded match the book no longer lists is removed', () => {
     const before = labelled();

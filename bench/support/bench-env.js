@@ -14,12 +14,12 @@ function databaseUrl(name) {
   return url.toString();
 }
 
-/** Runs one statement as the admin (CREATE/DROP DATABASE). */
+/** Runs one statement as the admin (CREATE/DROP DATABASE, catalog reads); resolves with its rows. */
 async function admin(sql) {
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }

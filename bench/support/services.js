@@ -115,12 +115,14 @@ function listening(url, what) {
 /**
  * Runs `fn({ name, url, dataSource })` with a new migrated database (the data source is the
  * runner's own connection), and drops the database afterwards, with the JetStream streams and
- * KV buckets the services made under the subject prefix of the same name.
+ * KV buckets the services made under the subject prefix of the same name. Those of runs killed
+ * before their end go first, once they are old enough to belong to no live run.
  */
 async function withDatabase(prefix, fn) {
   require('./ts-sources');
   const { buildDataSourceOptions, openDataSource } = require('../../libs/database/src');
   const name = `bench_${prefix}_${Date.now().toString(36)}`;
+  await dropAbandoned();
   await admin(`CREATE DATABASE ${name}`);
   const url = databaseUrl(name);
   let dataSource;
@@ -137,20 +139,45 @@ async function withDatabase(prefix, fn) {
 }
 
 /** Deletes the streams named after `prefix`, KV buckets' (`KV_<bucket>`) included. */
-async function dropStreams(prefix) {
+function dropStreams(prefix) {
+  return dropStreamsWhere((owner) => owner.startsWith(prefix));
+}
+
+/** Deletes every stream whose name, without a KV bucket's `KV_`, `owned` accepts. */
+async function dropStreamsWhere(owned) {
   const { connect } = require('nats');
   const connection = await connect({ servers: natsUrl });
   try {
     const manager = await connection.jetstreamManager();
     for await (const stream of manager.streams.list()) {
       const streamName = stream.config.name;
-      if (streamName.startsWith(prefix) || streamName.startsWith(`KV_${prefix}`)) {
-        await manager.streams.delete(streamName);
-      }
+      const owner = streamName.startsWith(KV_STREAM) ? streamName.slice(KV_STREAM.length) : streamName;
+      if (owned(owner)) await manager.streams.delete(streamName);
     }
   } finally {
     await connection.close();
   }
+}
+
+/** How JetStream names the stream behind a KV bucket. */
+const KV_STREAM = 'KV_';
+/** A workload's database and streams are named `bench_<workload>_<start in base 36>`. */
+const BENCH_NAME = /^bench_[a-z]+_([0-9a-z]{8})(?:_|$)/;
+/** Older than this, a workload's leftovers belong to a run that was killed, not to a live one. */
+const ABANDONED_AFTER_MS = 6 * 3600_000;
+
+function isAbandoned(name) {
+  const started = BENCH_NAME.exec(name)?.[1];
+  return started !== undefined && Date.now() - parseInt(started, 36) > ABANDONED_AFTER_MS;
+}
+
+/** Drops the databases, streams and buckets that killed runs left behind. */
+async function dropAbandoned() {
+  const databases = await admin(`SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_%'`);
+  for (const { datname } of databases) {
+    if (isAbandoned(datname)) await admin(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
+  await dropStreamsWhere(isAbandoned);
 }
 
 module.exports = {

@@ -258,7 +258,7 @@ describe('BookRepository', () => {
     expect(total.map((s) => s.version)).toEqual([versions.get('s;0;ou;2.5'), versions.get('s;0;ou;2.5')]);
   });
 
-  it('reads a removed market for the seed as an empty list, which is announced again', async () => {
+  it('reads a removed market for the seed as an empty list', async () => {
     await repository.write('tombstones', rowsOnly([51]));
     await repository.write('tombstones', {
       leagues: [],

@@ -130,7 +130,7 @@ export function marketRowsJson(rows: readonly StoredMarket[]): string {
 }
 
 /** A market row as `jsonb_to_recordset` reads it, its selections serialised once. */
-export function storedMarketJson(market: StoredMarket): string {
+function storedMarketJson(market: StoredMarket): string {
   const selections = market.selectionsJson ?? JSON.stringify(market.selections);
   return `{"matchId":${market.matchId},"marketKey":${JSON.stringify(market.marketKey)},"version":${market.version},"selections":${selections}}`;
 }

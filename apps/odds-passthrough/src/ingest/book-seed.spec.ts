@@ -1,5 +1,5 @@
 import type { StoredSeed } from '../book/book.repository';
-import { aMatchup } from '../../../../test/odds-passthrough/sportsbook-factory';
+import { aMatchup, aTotal } from '../../../../test/odds-passthrough/sportsbook-factory';
 import type { MatchInfo } from '../book/book-messages';
 import { countParts } from '../../../../test/support/parts';
 import { seededBook } from './book-seed';
@@ -43,5 +43,30 @@ describe('seededBook', () => {
       NOW,
     );
     expect(diff.matches.map((m) => m.id)).not.toContain(ids[0]);
+  });
+
+  it('announces again, with a greater version, a market stored as removed (`[]`)', () => {
+    const id = 1_900_000_000;
+    const stored: StoredSeed = {
+      matches: [{ info: info(id), ts: NOW, position: { seq: 3, prevSeq: null } }],
+      markets: [{ matchId: id, marketKey: 's;0;ou;2.5@2.5', version: NOW + 5, selectionsText: '[]' }],
+    };
+    const book = countParts(seededBook('book', stored, () => undefined)).value;
+    book.applySports([{ id: 29, name: 'Soccer' }], NOW);
+    book.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);
+
+    const diff = book.applyFull(
+      29,
+      {
+        leagues: [{ id: 1980, name: 'EPL' }],
+        matchups: [aMatchup({ id })],
+        markets: [aTotal(2.5, { matchup_id: id })],
+      },
+      NOW,
+    );
+
+    const announced = diff.changes.find((change) => change.matchId === id)?.selections ?? [];
+    expect(announced.map((s) => s.market_key)).toEqual(['s;0;ou;2.5@2.5', 's;0;ou;2.5@2.5']);
+    expect(announced.every((s) => s.version > NOW + 5)).toBe(true);
   });
 });

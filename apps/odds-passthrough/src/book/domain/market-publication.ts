@@ -56,7 +56,11 @@ export function selectionsOf(market: HeldMarket): Selection[] {
   return market.published ? toSelections(market.published, market.locked, market.version) : [];
 }
 
-function sameAsSeed(resolved: ResolvedMarket, locked: boolean, stored: readonly Selection[] | string): boolean {
+function sameAsSeed(
+  resolved: ResolvedMarket,
+  locked: boolean,
+  stored: readonly Selection[] | string,
+): boolean {
   const seed = typeof stored === 'string' ? (JSON.parse(stored) as readonly Selection[]) : stored;
   if (seed.length !== resolved.outcomes.length) return false;
   const status = locked ? 'locked' : 'unlocked';

@@ -26,32 +26,58 @@ export interface MatchChange {
 
 /** At most this many changes share a message, so a replica applies a poll over several turns. */
 export const CHANGES_PER_BATCH = 32;
-/** A batch closes once its text reaches this length; NATS refuses payloads over 1 MB by default. */
-export const BATCH_TEXT_LIMIT = 256 * 1024;
+/** A batch closes once its bytes reach this size; NATS refuses payloads over 1 MB by default. */
+export const BATCH_BYTE_LIMIT = 256 * 1024;
 
-/** Groups changes, in order, into the texts of consecutive batches. */
-export function batchTexts<T extends MatchChange>(
+/** A change as its publisher holds it: the frame's UTF-8 bytes beside its text. */
+export interface EncodedMatchChange extends MatchChange {
+  /** `text` in UTF-8, as it was appended to the change log. */
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Groups changes, in order, into the payloads of consecutive batches. Each
+ * frame's bytes, already encoded for the change log, are copied in as they
+ * are: joining the texts and encoding the whole again cost two more copies of
+ * every frame (a big book's first load publishes some 70 MB of frames).
+ */
+export function batchPayloads<T extends EncodedMatchChange>(
   changes: readonly T[],
-  limits = { changes: CHANGES_PER_BATCH, chars: BATCH_TEXT_LIMIT },
-): { text: string; changes: T[] }[] {
-  const batches: { text: string; changes: T[] }[] = [];
-  let lines: string[] = [];
+  limits = { changes: CHANGES_PER_BATCH, bytes: BATCH_BYTE_LIMIT },
+): { bytes: Buffer; changes: T[] }[] {
+  const batches: { bytes: Buffer; changes: T[] }[] = [];
+  let heads: string[] = [];
   let members: T[] = [];
-  let chars = 0;
+  let size = 0;
   for (const change of changes) {
-    const line = `${change.position.seq} ${change.position.prevSeq ?? 'null'} ${change.text}`;
-    if (members.length > 0 && (members.length >= limits.changes || chars + line.length > limits.chars)) {
-      batches.push({ text: lines.join('\n'), changes: members });
-      lines = [];
+    const head = `${change.position.seq} ${change.position.prevSeq ?? 'null'} `;
+    const line = head.length + change.bytes.length;
+    if (members.length > 0 && (members.length >= limits.changes || size + 1 + line > limits.bytes)) {
+      batches.push({ bytes: joinLines(heads, members, size), changes: members });
+      heads = [];
       members = [];
-      chars = 0;
+      size = 0;
     }
-    lines.push(line);
+    size += (members.length > 0 ? 1 : 0) + line;
+    heads.push(head);
     members.push(change);
-    chars += line.length + 1;
   }
-  if (members.length > 0) batches.push({ text: lines.join('\n'), changes: members });
+  if (members.length > 0) batches.push({ bytes: joinLines(heads, members, size), changes: members });
   return batches;
+}
+
+/** `<head><frame>` lines joined by line breaks, `size` bytes in all. */
+function joinLines(heads: readonly string[], changes: readonly EncodedMatchChange[], size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  changes.forEach((change, index) => {
+    if (index > 0) bytes[at++] = 0x0a;
+    // A head is digits, spaces and `null`: one byte per character.
+    at += bytes.write(heads[index], at, 'latin1');
+    bytes.set(change.bytes, at);
+    at += change.bytes.length;
+  });
+  return bytes;
 }
 
 /**

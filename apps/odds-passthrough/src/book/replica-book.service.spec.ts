@@ -4,7 +4,7 @@ import { serializeUpdateFrame } from './book-messages';
 import type { BookRepository, StoredBook } from './book.repository';
 import type { BookSources } from './book-sources';
 import type { Selection } from './domain/selection';
-import { batchTexts } from './match-change-batch';
+import { batchPayloads } from './match-change-batch';
 import { ReplicaBookService } from './replica-book.service';
 import { waitFor } from '../../../../test/support/wait-for';
 import { aSelection } from '../../../../test/odds-passthrough/selection-factory';
@@ -43,11 +43,11 @@ describe('ReplicaBookService', () => {
    * ingest's lease to go unrenewed (the odds fan-out bench, 1,000 sockets).
    */
   it('applies a message of changes over several turns, in order, letting timers run between them', async () => {
-    const changes = Array.from({ length: 32 }, (_, index) => ({
-      position: { seq: index + 1, prevSeq: null },
-      text: serializeUpdateFrame(index + 1, 29, 1_700_000_000_000, [selection(index + 1)], []),
-    }));
-    const [batch] = batchTexts(changes);
+    const changes = Array.from({ length: 32 }, (_, index) => {
+      const text = serializeUpdateFrame(index + 1, 29, 1_700_000_000_000, [selection(index + 1)], []);
+      return { position: { seq: index + 1, prevSeq: null }, text, bytes: Buffer.from(text) };
+    });
+    const [batch] = batchPayloads(changes);
     const applied: number[] = [];
     service.onChange((change) => {
       busyFor(5);
@@ -55,7 +55,7 @@ describe('ReplicaBookService', () => {
     });
 
     let appliedWhenTimerRan: number | undefined;
-    service.onMatchChanges('book', Buffer.from(batch.text));
+    service.onMatchChanges('book', Buffer.from(batch.bytes));
     setTimeout(() => (appliedWhenTimerRan = applied.length), 0);
 
     await waitFor(() => applied.length === changes.length, { timeoutMs: 5_000, what: 'every change' });

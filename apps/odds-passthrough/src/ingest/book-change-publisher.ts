@@ -13,7 +13,7 @@ import {
   tailAfter,
 } from '@app/messaging';
 import type { UpdateFrame } from '../book/book-messages';
-import { batchTexts, type MatchChange, rememberOwnBatch } from '../book/match-change-batch';
+import { batchPayloads, type EncodedMatchChange, rememberOwnBatch } from '../book/match-change-batch';
 import type { MatchPosition } from '../book/book.repository';
 import { describeError } from './describe-error';
 
@@ -164,7 +164,7 @@ export class BookChangePublisher {
         }),
       );
       const failed: PendingFrame[] = [];
-      const appended: MatchChange[] = [];
+      const appended: EncodedMatchChange[] = [];
       results.forEach((result, index) => {
         const frame = round[index];
         if (result.status === 'rejected') {
@@ -174,7 +174,7 @@ export class BookChangePublisher {
         }
         const position = result.value;
         this.lastSeq.set(frame.matchId, position.seq);
-        appended.push({ position, text: frame.frame, frame: frame.update });
+        appended.push({ position, text: frame.frame, frame: frame.update, bytes: frame.bytes });
         positions.push({ matchId: frame.matchId, ...position });
       });
       this.emitChanges(appended);
@@ -189,12 +189,11 @@ export class BookChangePublisher {
   }
 
   /** What the log took goes out to the replicas, several changes to a message. */
-  private emitChanges(changes: readonly MatchChange[]): void {
+  private emitChanges(changes: readonly EncodedMatchChange[]): void {
     const subject = DynamicSubjects.oddsChanges(this.book);
-    for (const batch of batchTexts(changes)) {
-      const bytes = Buffer.from(batch.text, 'utf8');
-      rememberOwnBatch(bytes, batch.changes);
-      this.events.emitFrame(subject, bytes);
+    for (const batch of batchPayloads(changes)) {
+      rememberOwnBatch(batch.bytes, batch.changes);
+      this.events.emitFrame(subject, batch.bytes);
     }
   }
 

@@ -197,9 +197,11 @@ describe('BookOutbox', () => {
     });
     await waitFor(() => published.length === 1, { timeoutMs: 2000, what: 'the publication' });
     const bytes = emitted.get('odds.book.changes 7') ?? new Uint8Array();
+    const text = JSON.stringify(update);
     expect(ownBatch(bytes)).toEqual([
-      { position: { seq: 1, prevSeq: null }, text: JSON.stringify(update), frame: update },
+      { position: { seq: 1, prevSeq: null }, text, frame: update, bytes: Buffer.from(text) },
     ]);
+    expect(Buffer.from(bytes).toString()).toBe(`1 null ${text}`);
     expect(ownBatch(Buffer.from(bytes))).toBeUndefined();
   });
 

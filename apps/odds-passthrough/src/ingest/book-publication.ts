@@ -63,7 +63,7 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
           change.matchId,
           change.sportId,
           change.ts,
-          `[${runs.map((run) => run.json.slice(1, -1)).join(',')}]`,
+          selectionsJsonOf(runs),
           change.removedMarketKeys,
         )
       : JSON.stringify(update);
@@ -147,6 +147,15 @@ function marketRuns(selections: readonly Selection[]): MarketRun[] | undefined {
   }
   close();
   return runs;
+}
+
+/**
+ * The runs' selections as one JSON array. A poll that moves a price changes
+ * one market of a match: its run's text is that array already.
+ */
+function selectionsJsonOf(runs: readonly MarketRun[]): string {
+  if (runs.length === 1) return runs[0].json;
+  return `[${runs.map((run) => run.json.slice(1, -1)).join(',')}]`;
 }
 
 function jsonOfGroups(selections: readonly Selection[]): MarketRun[] {

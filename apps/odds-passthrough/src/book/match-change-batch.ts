@@ -39,7 +39,7 @@ export interface EncodedMatchChange extends MatchChange {
  * Groups changes, in order, into the payloads of consecutive batches. Each
  * frame's bytes, already encoded for the change log, are copied in as they
  * are: joining the texts and encoding the whole again cost two more copies of
- * every frame (a big book's first load publishes some 70 MB of frames).
+ * every frame (a big book's first load publishes tens of megabytes of frames).
  */
 export function batchPayloads<T extends EncodedMatchChange>(
   changes: readonly T[],

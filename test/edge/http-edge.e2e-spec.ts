@@ -197,6 +197,18 @@ describe.each(EDGES)('HTTP edge of $name', (edge) => {
     }
   });
 
+  it('answers a target whose would-be authority the legacy URL parser rejects with 404, the process alive', async () => {
+    // Found by the fuzz test (seed 37709967): `url.parse` throws on such a host, and the
+    // exception, raised in a request listener, ended the process.
+    const targets = ['//[+N$6@[#?offset=~O&league=-1', '//a@[#?x=1', '/\\[x@[#'];
+    const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13'];
+    for (const target of targets) {
+      expectError(await send(head('GET', target)), 404);
+      expectError(await send(head('GET', target, upgrade)), 404);
+    }
+    expect((await send(head('GET', edge.healthPath))).status).toBe(200);
+  });
+
   it('serves a request that asks to upgrade a path that is no stream as an ordinary request', async () => {
     const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13'];
     expectError(await send(head('GET', '/v1/99999', upgrade)), 404);

@@ -54,13 +54,23 @@ const LEGACY_PARSED = /^[^/]|[\t\n\f\r #\u00a0\ufeff]/;
  * Node's legacy URL parser reads backslashes as slashes and, in a target such
  * as `/\x#@y` or `//x#@y`, an authority where there is none, leaving no path:
  * Express's router then skips every layer, logs and metrics included, and
- * answers an HTML 404 itself. Such a target is escaped into a plain path
- * that no route serves, so it is answered like any other unknown path.
+ * answers an HTML 404 itself. In `//a@[#` it finds a host it cannot parse and
+ * throws, which in this listener would end the process. Either target is
+ * escaped into a plain path that no route serves, so it is answered like any
+ * other unknown path.
  */
 function keepRoutable(request: IncomingMessage): void {
   const target = request.url;
-  if (target === undefined || !LEGACY_PARSED.test(target) || parse(target).pathname !== null) return;
+  if (target === undefined || !LEGACY_PARSED.test(target) || legacyPathOf(target) !== null) return;
   request.url = `/${target.replace(/[^\w.~-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`)}`;
+}
+
+function legacyPathOf(target: string): string | null {
+  try {
+    return parse(target).pathname;
+  } catch {
+    return null;
+  }
 }
 
 /** HTTP/1.1 requires a Host header; its absence is a client error. */

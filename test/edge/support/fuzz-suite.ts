@@ -51,6 +51,10 @@ export function fuzzService(start: () => Promise<{ service: ServiceProcess; targ
       },
     };
     console.log(`edge-fuzz ${JSON.stringify(summary)}`);
+    // A process that died says why only in its own output; CI keeps no other copy of it.
+    if (service && (service.child.exitCode !== null || service.child.signalCode !== null)) {
+      console.log(`edge-fuzz: the service exited; its output ends:\n${service.output().slice(-6000)}`);
+    }
     await service?.stop();
   });
 

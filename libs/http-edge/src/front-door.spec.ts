@@ -79,6 +79,29 @@ describe('installFrontDoor', () => {
     expect(() => installFrontDoor(other, app, [step], door)).toThrow(/not the HTTP server/);
   });
 
+  it('leaves a request to the application when the door throws, before or after taking it', async () => {
+    installFrontDoor(server, app, [step], (incoming, _pass, take) => {
+      if (incoming.url === '/pass?taken') take();
+      throw new Error('the door failed');
+    });
+    await request(server).get('/pass').expect(200, { from: 'app' });
+    await request(server).get('/pass?taken').expect(200, { from: 'app' });
+  });
+
+  it('lets no throw of a door that passed reach the application twice', async () => {
+    let answers = 0;
+    app.get('/counted', (_req, res) => {
+      answers += 1;
+      res.json({ answers });
+    });
+    installFrontDoor(server, app, [step], (_incoming, pass) => {
+      pass();
+      throw new Error('the door failed after passing');
+    });
+    await request(server).get('/counted').expect(200, { answers: 1 });
+    expect(answers).toBe(1);
+  });
+
   it('refuses to take a request when a first step does not go on at once', async () => {
     const stalled: FirstStep = () => undefined;
     let failure: unknown;

@@ -54,11 +54,20 @@ export function installFrontDoor(
   }
   const visit = (request: IncomingMessage, response: ServerResponse): void => {
     if (!passesEdgeUnchanged(request)) return enter(request, response);
-    door(
-      request,
-      () => enter(request, response),
-      () => prepare(express, firstSteps, request, response),
-    );
+    let passed = false;
+    const pass = () => {
+      passed = true;
+      enter(request, response);
+    };
+    try {
+      door(request, pass, () => prepare(express, firstSteps, request, response));
+    } catch {
+      // Thrown here, outside Express's error handling, a door's fault would end the process. The
+      // application answers instead, in its own shape (a taken request's first steps run again).
+      if (passed) return;
+      if (response.headersSent) response.destroy();
+      else enter(request, response);
+    }
   };
   server.removeListener('request', enter);
   server.on('request', visit);

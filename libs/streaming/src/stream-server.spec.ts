@@ -145,6 +145,28 @@ describe('StreamServer', () => {
     expect(h2c).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*Connection: close\r\n[^]*plain http$/);
   });
 
+  it('closes the socket of an upgrade whose handling throws, and lets no rejection escape', async () => {
+    const escaped: unknown[] = [];
+    const onRejection = (reason: unknown) => escaped.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      // A fault below the router: a request listener that throws while an upgrade nobody takes
+      // is served as a plain request. Escaping as a rejection, it would end the process.
+      http.prependListener('request', (request: IncomingMessage) => {
+        if (request.url === '/v1/broken') throw new Error('a listener failed');
+      });
+      const answer = await rawExchange(
+        (http.address() as AddressInfo).port,
+        'GET /v1/broken HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+      );
+      expect(answer).toBe('');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('answers a malformed handshake in the endpoint shape before checking the key', async () => {
     const port = (http.address() as AddressInfo).port;
     const answer = await rawExchange(

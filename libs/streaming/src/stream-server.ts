@@ -86,7 +86,11 @@ export class StreamServer implements BeforeApplicationShutdown, OnApplicationShu
   /** Bytes held for slow clients since the last budget check. */
   private heldSinceCheck = 0;
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    void this.handleUpgrade(request, socket, head);
+    // A fault in one handshake (a listener below it that throws) costs that socket, never the process.
+    this.handleUpgrade(request, socket, head).catch((error: unknown) => {
+      this.logger.error(`Handling an upgrade failed: ${describe(error)}`);
+      socket.destroy();
+    });
   };
   /** One close listener for every client. */
   private readonly forget = (connection: StreamConnection<unknown, unknown>): void => {

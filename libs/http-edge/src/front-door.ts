@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
 import type { Express, Request, Response } from 'express';
+import { redactKeys } from '@app/observability';
 import { hasBody, lacksRequiredHost } from './http-edge';
 
 /** A request a front door took: Node's own, with what Express's router would have set on it. */
@@ -61,9 +63,12 @@ export function installFrontDoor(
     };
     try {
       door(request, pass, () => prepare(express, firstSteps, request, response));
-    } catch {
+    } catch (error) {
       // Thrown here, outside Express's error handling, a door's fault would end the process. The
       // application answers instead, in its own shape (a taken request's first steps run again).
+      logger.error(
+        `The front door failed: ${redactKeys(error instanceof Error ? error.message : String(error))}`,
+      );
       if (passed) return;
       if (response.headersSent) response.destroy();
       else enter(request, response);
@@ -72,6 +77,8 @@ export function installFrontDoor(
   server.removeListener('request', enter);
   server.on('request', visit);
 }
+
+const logger = new Logger('FrontDoor');
 
 /** GETs that neither the body gate nor the Host check would touch. */
 function passesEdgeUnchanged(request: IncomingMessage): boolean {

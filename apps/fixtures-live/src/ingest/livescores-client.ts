@@ -34,12 +34,29 @@ export class LivescoresClient {
 
   /** GETs `path` and parses the body; 404 gives null so callers can tell "not yet" from a fault. */
   async get<T>(path: string, parse: (body: unknown) => ParseResult<T>): Promise<T | null> {
+    // Not AbortSignal.timeout: its timer cannot be cleared, so every request of a catalog poll
+    // woke the process once more when it expired, long after the answer (ADR 021).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      REQUEST_TIMEOUT_MS,
+    );
+    timer.unref();
+    try {
+      return await this.fetchParsed(path, parse, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async fetchParsed<T>(
+    path: string,
+    parse: (body: unknown) => ParseResult<T>,
+    signal: AbortSignal,
+  ): Promise<T | null> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        headers: { accept: 'application/json' },
-      });
+      response = await fetch(`${this.baseUrl}${path}`, { signal, headers: { accept: 'application/json' } });
     } catch (error) {
       throw new FeedFault(path, error instanceof Error ? error.message : String(error));
     }

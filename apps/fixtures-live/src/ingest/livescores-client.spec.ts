@@ -1,8 +1,8 @@
-import { createHook } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConfigService } from '@nestjs/config';
 import type { FixturesEnv } from '../config/fixtures.env';
+import { timersLeftPending } from '../../../../test/support/pending-timers';
 import { parseSports } from '../upstream/livescores.parsers';
 import { FeedFault, LivescoresClient } from './livescores-client';
 
@@ -46,30 +46,15 @@ describe('LivescoresClient', () => {
   });
 
   it('leaves no deadline timer pending once an answer is read, whatever its status', async () => {
-    // A deadline left pending wakes the process when it expires, long after the answer: once per
-    // request of every catalog poll.
-    const pending = new Map<number, unknown>();
-    const hook = createHook({
-      init(id, type, _trigger, resource) {
-        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === DEADLINE_MS)
-          pending.set(id, resource);
-      },
-      destroy(id) {
-        pending.delete(id);
-      },
-    }).enable();
-    try {
+    // Each request of a catalog poll would otherwise wake the process once more, 10 s later.
+    const left = await timersLeftPending(DEADLINE_MS, async () => {
       handler = answer(200, JSON.stringify([{ id: 'sp-1', key: 'soccer', name: 'Soccer' }]));
       await client.get('/sports', parseSports);
       handler = answer(404, '{}');
       await client.get('/sports', parseSports);
       handler = answer(500, '{}');
       await client.get('/sports', parseSports).catch(() => undefined);
-      // Destroy hooks of cleared timers run on the next turn.
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      hook.disable();
-    }
-    expect(pending.size).toBe(0);
+    });
+    expect(left).toBe(0);
   });
 });

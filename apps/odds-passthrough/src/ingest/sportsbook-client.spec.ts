@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHook } from 'node:async_hooks';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { SportsbookClient } from './sportsbook-client';
 import { JSON_PART_BYTES, marketsFullInParts, parseMarketsFull, parseSports } from '../upstream';
 import { aMoneyline } from '../../../../test/odds-passthrough/sportsbook-factory';
+import { timersLeftPending } from '../../../../test/support/pending-timers';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -59,27 +59,13 @@ describe('SportsbookClient', () => {
 
   it('leaves no deadline timer pending once an answer is read, whatever its status', async () => {
     // A deadline left pending wakes the process when it expires, long after the answer.
-    const pending = new Map<number, unknown>();
-    const hook = createHook({
-      init(id, type, _trigger, resource) {
-        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === TIMEOUT_MS)
-          pending.set(id, resource);
-      },
-      destroy(id) {
-        pending.delete(id);
-      },
-    }).enable();
-    try {
+    const left = await timersLeftPending(TIMEOUT_MS, async () => {
       handler = json(200, [{ id: 29, name: 'Soccer' }]);
       await client.get('sports', parseSports);
       handler = json(503, {});
       await client.get('sports', parseSports);
-      // Destroy hooks of cleared timers run on the next turn.
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      hook.disable();
-    }
-    expect(pending.size).toBe(0);
+    });
+    expect(left).toBe(0);
   });
 
   it('decodes a compressed body, as the book may send one', async () => {

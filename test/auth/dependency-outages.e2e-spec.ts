@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { ManualClock } from '@app/clock';
+import { KeyRegistry } from '@app/auth';
 import { bootFixtures, bootOdds, http } from '../support/apps';
 import { issueTestKey, runKeys } from '../support/keys-cli';
 import { BookProbeController } from '../support/probes';
@@ -9,6 +10,24 @@ import { NATS_URL, runDatabaseUrl } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 const TTL_MS = 15_000;
+
+/**
+ * Sends `send` until one of its lookups is answered from the cache. A key's
+ * own announcement (`key:issue` and the other commands publish one) may land
+ * while the first lookup runs, and a lookup overtaken by an invalidation is
+ * not cached; the outage tests need the decision cached before the cut.
+ */
+async function untilCached(app: INestApplication, send: () => Promise<unknown>): Promise<void> {
+  const registry = app.get(KeyRegistry);
+  await waitFor(
+    async () => {
+      const hits = registry.stats.hits;
+      await send();
+      return registry.stats.hits > hits;
+    },
+    { timeoutMs: 5000, what: "the key's decision cached" },
+  );
+}
 
 describe('with NATS cut off', () => {
   let proxy: TcpProxy;
@@ -38,7 +57,7 @@ describe('with NATS cut off', () => {
       what: 'NATS connection',
     });
     const { key, keyId } = await issueTestKey({ scopes: 'fixtures' });
-    await sports(key).expect(200);
+    await untilCached(fixtures, () => sports(key).expect(200));
 
     await proxy.cut();
     await waitFor(async () => (await health()).status === 'degraded', {
@@ -100,12 +119,12 @@ describe('with PostgreSQL unreachable', () => {
   it('answers 503 for keys it cannot look up, and serves cached ones until their TTL', async () => {
     const cached = await issueTestKey({ scopes: 'fixtures,odds', grants: ['book=1'] });
     const uncached = await issueTestKey({ scopes: 'fixtures,odds', grants: ['book=1'] });
-    await probe(cached.key).expect(200);
     fixturesClock.set(Date.now());
     oddsClock.set(Date.now());
+    await untilCached(odds, () => probe(cached.key).expect(200));
     // /v1/sports reads the catalog too, so the fixtures side proves the guard with a key it has cached
     // and then the health endpoint; the odds probe needs nothing but the key registry.
-    await sports(cached.key).expect(200);
+    await untilCached(fixtures, () => sports(cached.key).expect(200));
 
     await proxy.cut();
 

@@ -133,8 +133,23 @@ describe('fixtures-live through a PostgreSQL outage', () => {
     for (const path of remembered) before.set(path, (await get(path)).body);
 
     // A key decision is cached for AUTH_CACHE_TTL_MS (15 s): a key first used now outlives the outage.
+    // Its own `key:issue` announcement may land while the first lookup runs, and a lookup overtaken
+    // by an invalidation is not cached: a request that needed no lookup shows it is.
     key = await issueKey();
-    expect((await get('/sports')).status).toBe(200);
+    const lookups = async () => {
+      const text = await (await fetch(`${api.url}/metrics`)).text();
+      const count = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+      return { hits: count('auth_cache_hits_total'), misses: count('auth_cache_misses_total') };
+    };
+    await waitFor(
+      async () => {
+        const before = await lookups();
+        expect((await get('/sports')).status).toBe(200);
+        const after = await lookups();
+        return after.misses === before.misses && after.hits > before.hits;
+      },
+      { timeoutMs: 5_000, what: "the new key's decision cached" },
+    );
     await pg.stop();
 
     // The stream and REST carry a state pushed while PostgreSQL is down.

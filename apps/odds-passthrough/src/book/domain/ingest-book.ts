@@ -11,19 +11,11 @@ import type {
   SeedMatch,
 } from './book-diff';
 import type { MatchOdds } from './match-odds';
-import {
-  type BookPass,
-  type HeldMarket,
-  type HeldMatch,
-  type MatchPass,
-  newHeldMarket,
-  newMatchPass,
-  sameMatchup,
-} from './held-book';
+import { type BookPass, type HeldMatch, sameMatchup } from './held-book';
+import { HeldBookEdits } from './held-book-edits';
 import { HeldMatches } from './held-matches';
 import { IngestCatalog } from './ingest-catalog';
 import { MarketCutoffs } from './market-cutoffs';
-import { marketKeyOf } from './market-key';
 import { selectionsOf } from './market-publication';
 import { MatchCommit } from './match-commit';
 import { PendingMarkets } from './pending-markets';
@@ -42,14 +34,16 @@ const MARKETS_PER_PART = 5000;
  * I/O, time comes in as `now` (epoch ms); the ingest seeds it from BookRepository's rows.
  *
  * Work is proportional to what changed: markets are indexed by (matchup, book key) and a
- * market whose book version is unchanged is not resolved again. This finds what a poll made
- * dirty; MatchCommit resolves and versions it, a match at a time.
+ * market whose book version is unchanged is not resolved again. This reads what a poll lists
+ * and decides what it means; HeldBookEdits applies that to the held records and notes what it
+ * made dirty; MatchCommit resolves and versions it, a match at a time.
  */
 export class IngestBook {
   private readonly catalog = new IngestCatalog();
   private readonly held = new HeldMatches();
   private readonly pending = new PendingMarkets();
   private readonly cutoffs = new MarketCutoffs();
+  private readonly edits = new HeldBookEdits(this.held, this.pending, this.cutoffs);
   private readonly matchCommit: MatchCommit;
   /** Marks what one load listed, so whatever it did not list can be withdrawn. */
   private generation = 0;
@@ -134,7 +128,7 @@ export class IngestBook {
   applySports(sports: readonly UpstreamSport[], now: number): BookDiff {
     const pass = this.beginPass();
     const { changed, dropped } = this.catalog.replaceSports(sports);
-    for (const id of dropped) this.dropSport(id, pass);
+    for (const id of dropped) this.edits.dropSport(pass, id);
     return this.commit(pass, now, changed);
   }
 
@@ -162,7 +156,7 @@ export class IngestBook {
           inPart = 0;
           yield;
         }
-        for (const market of match.markets.values()) this.markDirty(pass, market);
+        for (const market of match.markets.values()) this.edits.markDirty(pass, market);
       }
     }
     return this.commitInParts(pass, now);
@@ -204,10 +198,10 @@ export class IngestBook {
     if (matchups) this.loadMatchups(sportId, matchups, pass);
     for (const w of delta.withdrawn) {
       const market = this.held.get(w.matchup_id)?.markets.get(w.key);
-      if (market) this.removeMarket(pass, market);
+      if (market) this.edits.removeMarket(pass, market);
       this.pending.withdraw(sportId, w.matchup_id, w.key);
     }
-    for (const wire of delta.markets) this.upsertMarket(sportId, wire, pass);
+    for (const wire of delta.markets) this.edits.upsertMarket(pass, sportId, wire);
     return this.commit(pass, now);
   }
 
@@ -215,7 +209,7 @@ export class IngestBook {
   tick(now: number): BookDiff {
     const pass = this.beginPass();
     for (const market of this.cutoffs.takeDue(now)) {
-      if (!market.removed) this.markDirty(pass, market);
+      if (!market.removed) this.edits.markDirty(pass, market);
     }
     return this.commit(pass, now);
   }
@@ -227,19 +221,6 @@ export class IngestBook {
     return new Map();
   }
 
-  private passOf(pass: BookPass, match: HeldMatch): MatchPass {
-    let p = pass.get(match);
-    if (!p) {
-      p = newMatchPass();
-      pass.set(match, p);
-    }
-    return p;
-  }
-
-  private markDirty(pass: BookPass, market: HeldMarket): void {
-    this.passOf(pass, market.match).dirty.add(market);
-  }
-
   private loadMatchups(sportId: number, load: MatchupsLoad, pass: BookPass): void {
     const gen = this.generation;
     const renamedLeagues = this.catalog.replaceLeagues(sportId, load.leagues);
@@ -247,7 +228,7 @@ export class IngestBook {
       let held = this.held.get(matchup.id);
       if (!held) {
         held = this.held.add(matchup.id, sportId);
-        this.passOf(pass, held).added = true;
+        this.edits.passOf(pass, held).added = true;
       } else {
         this.held.moveSport(held, sportId);
       }
@@ -255,23 +236,17 @@ export class IngestBook {
       const wasSeedOnly = held.matchup === undefined;
       if (held.matchup === undefined || !sameMatchup(held.matchup, matchup)) {
         held.matchup = matchup;
-        const p = this.passOf(pass, held);
+        const p = this.edits.passOf(pass, held);
         p.fieldsDirty = true;
         for (const market of held.markets.values()) p.dirty.add(market);
       } else if (renamedLeagues.has(matchup.league_id)) {
-        this.passOf(pass, held).fieldsDirty = true;
+        this.edits.passOf(pass, held).fieldsDirty = true;
       }
-      if (wasSeedOnly) this.adoptPending(sportId, held, pass);
+      if (wasSeedOnly) this.edits.adoptPending(pass, sportId, held);
     }
     for (const held of [...this.held.ofSport(sportId)]) {
-      if (held.seenGen !== gen) this.removeMatch(pass, held);
+      if (held.seenGen !== gen) this.edits.removeMatch(pass, held);
     }
-  }
-
-  private adoptPending(sportId: number, held: HeldMatch, pass: BookPass): void {
-    const waiting = this.pending.take(sportId, held.id);
-    if (!waiting) return;
-    for (const wire of waiting) this.upsertMarket(sportId, wire, pass);
   }
 
   /** The hot path of a full poll: most markets are matched by position and skipped by version. */
@@ -294,14 +269,14 @@ export class IngestBook {
         }
       }
       if (held?.matchup === undefined) {
-        this.upsertMarket(sportId, wire, pass);
+        this.edits.upsertMarket(pass, sportId, wire);
         continue;
       }
       const guess = held.listed[held.readAt++];
       const market =
         guess !== undefined && !guess.removed && guess.bookKey === wire.key
-          ? this.refreshMarket(guess, wire, pass)
-          : this.upsertMarket(sportId, wire, pass);
+          ? this.edits.refreshMarket(pass, guess, wire)
+          : this.edits.upsertMarket(pass, sportId, wire);
       if (market === undefined || market.seenGen === gen) continue;
       market.seenGen = gen;
       held.listed[held.writeAt++] = market;
@@ -317,76 +292,11 @@ export class IngestBook {
       // the listing holds each market seen once: as many as held means none went unlisted
       if (held.listed.length !== held.markets.size) {
         for (const market of held.markets.values()) {
-          if (market.seenGen !== gen) this.removeMarket(pass, market);
+          if (market.seenGen !== gen) this.edits.removeMarket(pass, market);
         }
       }
-      if (held.seeded.size > 0 && held.matchup !== undefined) this.dropUnlistedSeeds(held, pass);
+      if (held.seeded.size > 0 && held.matchup !== undefined) this.edits.dropUnlistedSeeds(pass, held);
     }
-  }
-
-  /** Seeded markets the book no longer lists were withdrawn while this process was down. */
-  private dropUnlistedSeeds(held: HeldMatch, pass: BookPass): void {
-    const listed = new Set<string>();
-    for (const market of held.markets.values()) listed.add(marketKeyOf(market.wire));
-    const p = this.passOf(pass, held);
-    for (const key of [...held.seeded.keys()]) {
-      if (listed.has(key)) continue;
-      held.seeded.delete(key);
-      p.removedKeys.add(key);
-    }
-  }
-
-  private upsertMarket(sportId: number, wire: UpstreamMarket, pass: BookPass): HeldMarket | undefined {
-    const held = this.held.get(wire.matchup_id);
-    if (held?.matchup === undefined) {
-      this.pending.hold(sportId, wire);
-      return undefined;
-    }
-    const market = held.markets.get(wire.key);
-    if (market) return this.refreshMarket(market, wire, pass);
-    const added = newHeldMarket(held, wire);
-    held.markets.set(wire.key, added);
-    this.markDirty(pass, added);
-    return added;
-  }
-
-  /** Diff by the book's version: an unchanged version is not resolved again. */
-  private refreshMarket(market: HeldMarket, wire: UpstreamMarket, pass: BookPass): HeldMarket {
-    if (market.bookVersion !== wire.version) {
-      market.wire = wire;
-      market.bookVersion = wire.version;
-      this.markDirty(pass, market);
-    }
-    return market;
-  }
-
-  private removeMarket(pass: BookPass, market: HeldMarket): void {
-    const held = market.match;
-    held.markets.delete(market.bookKey);
-    market.removed = true;
-    this.cutoffs.forget(market);
-    const p = this.passOf(pass, held);
-    p.dirty.delete(market);
-    if (market.published && held.byKey.get(market.published.marketKey) === market) {
-      held.byKey.delete(market.published.marketKey);
-      p.removedKeys.add(market.published.marketKey);
-    }
-  }
-
-  private removeMatch(pass: BookPass, held: HeldMatch): void {
-    const p = this.passOf(pass, held);
-    for (const market of held.markets.values()) this.removeMarket(pass, market);
-    for (const key of held.seeded.keys()) p.removedKeys.add(key);
-    held.seeded.clear();
-    p.removed = true;
-    this.held.remove(held);
-  }
-
-  /** The catalog has already forgotten the sport's names; its matches and waiting markets go here. */
-  private dropSport(sportId: number, pass: BookPass): void {
-    for (const held of [...this.held.ofSport(sportId)]) this.removeMatch(pass, held);
-    this.held.dropSport(sportId);
-    this.pending.dropSport(sportId);
   }
 
   /** Resolves every dirty market, issues versions for what clients will see differently. */

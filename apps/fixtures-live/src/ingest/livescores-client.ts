@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withDeadline } from '@app/clock';
 import { ConfigService } from '@nestjs/config';
 import type { FixturesEnv } from '../config/fixtures.env';
 import type { ParseResult } from '../upstream/parse-result';
@@ -34,19 +35,7 @@ export class LivescoresClient {
 
   /** GETs `path` and parses the body; 404 gives null so callers can tell "not yet" from a fault. */
   async get<T>(path: string, parse: (body: unknown) => ParseResult<T>): Promise<T | null> {
-    // Not AbortSignal.timeout: its timer cannot be cleared, so every request of a catalog poll
-    // woke the process once more when it expired, long after the answer (ADR 021).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      REQUEST_TIMEOUT_MS,
-    );
-    timer.unref();
-    try {
-      return await this.fetchParsed(path, parse, deadline.signal);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withDeadline(REQUEST_TIMEOUT_MS, (signal) => this.fetchParsed(path, parse, signal));
   }
 
   private async fetchParsed<T>(

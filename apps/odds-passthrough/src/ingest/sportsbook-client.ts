@@ -1,3 +1,4 @@
+import { withDeadline } from '@app/clock';
 import { parseJsonInParts, type ParseResult } from '../upstream';
 import { inParts } from '../common/work-in-parts';
 import { type UpstreamAnswer, UpstreamHttp } from './upstream-http';
@@ -12,6 +13,13 @@ export type FetchOutcome<T> =
 interface Cached {
   readonly etag: string;
   readonly value: unknown;
+}
+
+/** A 200's body, read before the deadline; parsed after it. */
+interface Fetched {
+  readonly kind: 'body';
+  readonly response: UpstreamAnswer;
+  readonly body: unknown;
 }
 
 /**
@@ -61,49 +69,50 @@ export class SportsbookClient {
     parse: (body: unknown) => Promise<ParseResult<T>>,
   ): Promise<FetchOutcome<T>> {
     const cached = this.cache.get(path);
-    // Not AbortSignal.timeout: its timer cannot be cleared, so every request woke the process
-    // once more when it expired, long after the answer came (three wake-ups a second per book).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('timed out', 'TimeoutError')),
-      this.timeoutMs,
+    const fetched = await withDeadline(this.timeoutMs, (signal) =>
+      this.fetchBody<T>(path, cached, read, signal),
     );
-    let response: UpstreamAnswer;
-    let body: unknown;
-    try {
-      try {
-        response = await this.http.get(
-          new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`),
-          cached
-            ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
-            : { Accept: 'application/json' },
-          deadline.signal,
-        );
-      } catch (error) {
-        return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
-      }
-      const early = this.earlyOutcome<T>(path, response, cached);
-      if (early) return early;
-      let bytes: Uint8Array;
-      try {
-        bytes = await response.read();
-      } catch (error) {
-        return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
-      }
-      try {
-        body = await read(bytes);
-      } catch (error) {
-        return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    const parsed = await parse(body);
+    if (fetched.kind !== 'body') return fetched;
+    const parsed = await parse(fetched.body);
     if (!parsed.ok) return { kind: 'fault', error: `GET ${path}: ${parsed.error}` };
-    const etag = response.etag;
+    const etag = fetched.response.etag;
     if (etag) this.cache.set(path, { etag, value: parsed.value });
     else this.cache.delete(path);
     return { kind: 'ok', value: parsed.value, notModified: false };
+  }
+
+  /** The answer's body as `read` reads it, or the outcome of an answer that has none to parse. */
+  private async fetchBody<T>(
+    path: string,
+    cached: Cached | undefined,
+    read: (bytes: Uint8Array) => unknown,
+    signal: AbortSignal,
+  ): Promise<FetchOutcome<T> | Fetched> {
+    let response: UpstreamAnswer;
+    try {
+      response = await this.http.get(
+        new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`),
+        cached
+          ? { 'If-None-Match': cached.etag, Accept: 'application/json' }
+          : { Accept: 'application/json' },
+        signal,
+      );
+    } catch (error) {
+      return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
+    }
+    const early = this.earlyOutcome<T>(path, response, cached);
+    if (early) return early;
+    let bytes: Uint8Array;
+    try {
+      bytes = await response.read();
+    } catch (error) {
+      return { kind: 'fault', error: `GET ${path}: ${describe(error)}` };
+    }
+    try {
+      return { kind: 'body', response, body: await read(bytes) };
+    } catch (error) {
+      return { kind: 'fault', error: `GET ${path}: body is not JSON (${describe(error)})` };
+    }
   }
 
   /** The outcome of an answer whose body is not read (all but a 200), its body discarded. */

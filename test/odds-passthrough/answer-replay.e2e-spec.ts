@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { ManualClock } from '@app/clock';
 import request from 'supertest';
-import { answersReplayed, metricValue, stableHeaders } from '../support/answer-replay';
+import { answersFirstAtDoor, answersReplayed, metricValue, stableHeaders } from '../support/answer-replay';
 import { http } from '../support/apps';
 import { FakeSportsbook } from '../support/fake-sportsbook';
 import { waitFor } from '../support/wait-for';
@@ -11,10 +11,11 @@ import { bootOnSeededBook } from './seeded-odds';
 import { aTotal } from './sportsbook-factory';
 
 /**
- * `GET /odds` asked again by the same key is replayed at the front door
- * (ADR 026): the answer must be the one the full pipeline gives, and it must
- * stop being replayed as soon as the match reads differently, including a lock
- * its cutoff brings with no change at the book.
+ * `GET /odds` in its plain form is answered at the front door the first time
+ * (ADR 027) and replayed there when the same key asks again (ADR 026): the
+ * answer must be the one the full pipeline gives, every refusal must be the
+ * pipeline's own, and a replay must stop as soon as the match reads
+ * differently, including a lock its cutoff brings with no change at the book.
  */
 describe('odds-passthrough answer replay', () => {
   const book = new FakeSportsbook();
@@ -23,7 +24,11 @@ describe('odds-passthrough answer replay', () => {
   let clock: ManualClock;
   let both: string;
   let soccerOnly: string;
+  let withoutGrant: string;
+  let withoutScope: string;
   const oddsOf = `/v1/book/odds?match=${MATCH}`;
+  /** The same target in a form the front door leaves to the full pipeline (the first value counts). */
+  const throughPipeline = (match: number) => `/v1/book/odds?match=${match}&match=${match}`;
 
   const get = (path: string, key: string, headers: Record<string, string> = {}) =>
     request(http(app)).get(path).set('X-API-Key', key).set(headers);
@@ -34,9 +39,11 @@ describe('odds-passthrough answer replay', () => {
     stack = await isolatedStack('odds_replay');
     await book.start();
     seedBook(book);
-    [both, soccerOnly] = await Promise.all([
+    [both, soccerOnly, withoutGrant, withoutScope] = await Promise.all([
       stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER},${TENNIS}`] }),
       stack.issueKey({ scopes: 'odds', grants: [`book=${SOCCER}`] }),
+      stack.issueKey({ scopes: 'odds', grants: [`other=${SOCCER}`] }),
+      stack.issueKey({ scopes: 'fixtures', grants: [`book=${SOCCER},${TENNIS}`] }),
     ]);
     ({ app, clock } = await bootOnSeededBook(stack, book, both));
   }, 90_000);
@@ -47,12 +54,54 @@ describe('odds-passthrough answer replay', () => {
     await stack?.drop();
   });
 
-  it('gives the same status, headers and bytes as the full pipeline, under the route it stands for', async () => {
-    const routeCount = () =>
-      metric(
-        /^http_request_duration_seconds_count\{method="GET",route="\/v1\/book\/odds",status="200"\} (\d+)$/m,
-      );
-    const full = await get(oddsOf, both).expect(200);
+  const routeCount = () =>
+    metric(
+      /^http_request_duration_seconds_count\{method="GET",route="\/v1\/book\/odds",status="200"\} (\d+)$/m,
+    );
+
+  it("answers a key's first request at the front door with the full pipeline's status, headers and bytes", async () => {
+    // The boot asked for both matches with `both`: `soccerOnly` has asked for nothing yet.
+    const full = await get(throughPipeline(MATCH), soccerOnly).expect(200);
+    const [firstBefore, replayedBefore, routeBefore] = [
+      await answersFirstAtDoor(app),
+      await replayed(),
+      await routeCount(),
+    ];
+    const first = await get(oddsOf, soccerOnly).expect(200);
+    expect(await answersFirstAtDoor(app)).toBe(firstBefore + 1);
+    expect(await replayed()).toBe(replayedBefore);
+    expect(first.text).toBe(full.text);
+    expect(stableHeaders(first.headers)).toEqual(stableHeaders(full.headers));
+    expect(first.headers['ratelimit-remaining']).toBeDefined();
+    expect(await routeCount()).toBe(routeBefore + 1);
+  });
+
+  it('leaves every request its route refuses to the full pipeline, which answers it in its own words', async () => {
+    const before = await answersFirstAtDoor(app);
+    const refusals: [string, string | undefined, number, string][] = [
+      ['/v1/book/odds?match=999', both, 404, 'match not found: 999'],
+      [oddsOf, withoutGrant, 403, 'API key not permitted for sportsbook: book'],
+      [oddsOf, withoutScope, 403, 'missing required scope: odds'],
+      [oddsOf, 'sk_nobody-has-this-key-000000000', 401, 'invalid or inactive API key'],
+      [oddsOf, undefined, 401, 'invalid or inactive API key'],
+      [`/v1/book/odds?match=${TENNIS_MATCH}`, soccerOnly, 403, `API key not permitted for sport ${TENNIS}`],
+      ['/v1/book/odds?match=1e3', both, 400, 'invalid parameter: match'],
+      ['/v1/book/odds?match=', both, 400, 'invalid parameter: match'],
+    ];
+    for (const [path, key, status, error] of refusals) {
+      const answer = await (key === undefined ? request(http(app)).get(path) : get(path, key));
+      expect({ path, status: answer.status, body: answer.body as unknown }).toEqual({
+        path,
+        status,
+        body: { error },
+      });
+    }
+    expect(await answersFirstAtDoor(app)).toBe(before);
+  });
+
+  it('gives the same status, headers and bytes again by replay, under the route it stands for', async () => {
+    const full = await get(throughPipeline(MATCH), both).expect(200);
+    await get(oddsOf, both).expect(200);
     const [replayedBefore, routeBefore] = [await replayed(), await routeCount()];
     const again = await get(oddsOf, both).expect(200);
     expect(await replayed()).toBe(replayedBefore + 1);

@@ -20,3 +20,8 @@ export async function metricValue(app: INestApplication, pattern: RegExp): Promi
 export function answersReplayed(app: INestApplication): Promise<number> {
   return metricValue(app, /^http_answers_replayed_total (\d+)$/m);
 }
+
+/** Requests first answered at the front door (odds-passthrough's plain `GET /odds`) since the app started. */
+export function answersFirstAtDoor(app: INestApplication): Promise<number> {
+  return metricValue(app, /^http_answers_first_at_door_total (\d+)$/m);
+}

@@ -3,6 +3,7 @@ export * from './answer-replay/answer-freshness';
 export * from './answer-replay/answer-replay';
 export * from './answer-replay/answer-replay.door';
 export * from './answer-replay/answer-replay.interceptor';
+export * from './answer-replay/first-answers';
 export * from './api-key';
 export * from './auth-failure';
 export * from './auth.module';

@@ -58,6 +58,14 @@ export class BookCatalog {
     return this.answers.answer(snapshot);
   }
 
+  /** `odds` where it answers, for the front door; `undefined` where it refuses, so the route refuses. */
+  grantedOdds(principal: Principal, matchId: number): PreparedJson | undefined {
+    const sport = this.replica.matchSport(this.book.name, matchId);
+    if (sport === undefined || !this.granted(principal, sport)) return undefined;
+    const snapshot = this.replica.snapshot(this.book.name, matchId);
+    return snapshot ? this.answers.answer(snapshot) : undefined;
+  }
+
   private granted(principal: Principal, sport: number): boolean {
     return principal.canSeeSportsbookSport(this.book.grant, sport);
   }

@@ -22,9 +22,10 @@ import {
 } from '@app/auth';
 import type { PreparedJson } from '@app/http-edge';
 import type { LeagueInfo, MatchInfo, SportInfo } from '../book/book-messages';
-import { type BookConfig, BookReadPort } from '../book/book-read-port';
-import { BookCatalog } from './book-catalog';
-import { OddsAnswerFreshness } from './odds-answer-freshness';
+import type { BookConfig } from '../book/book-read-port';
+import type { BookCatalog } from './book-catalog';
+import { BookCatalogs } from './book-catalogs';
+import { ODDS_CONTENT_TYPE } from './odds-first-answers';
 import { ErrorDto, LeagueDto, MatchDto, MatchOddsDto, RouteListDto, SportDto } from './book.dto';
 import { BookLeaguesQueryDto, BookMatchesQueryDto, BookOddsQueryDto } from './book.query.dto';
 
@@ -64,8 +65,8 @@ export function createBookController(book: BookConfig): Type {
   class BookController {
     private readonly catalog: BookCatalog;
 
-    constructor(replica: BookReadPort, freshness: OddsAnswerFreshness) {
-      this.catalog = new BookCatalog(replica, book, freshness);
+    constructor(catalogs: BookCatalogs) {
+      this.catalog = catalogs.of(book);
     }
 
     @Public()
@@ -112,7 +113,7 @@ export function createBookController(book: BookConfig): Type {
 
     @Get('odds')
     // Set before the handler runs, so the replay interceptor records the type it will be sent with.
-    @Header('Content-Type', 'application/json; charset=utf-8')
+    @Header('Content-Type', ODDS_CONTENT_TYPE)
     @UseInterceptors(AnswerReplayInterceptor)
     @ApiOperation({
       summary:

@@ -1,8 +1,17 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AnswerFreshness, AnswerReplay, AnswerReplayDoor, AnswerReplayInterceptor } from '@app/auth';
-import type { BookConfig } from '../book/book-read-port';
+import {
+  AnswerFreshness,
+  AnswerReplay,
+  AnswerReplayDoor,
+  AnswerReplayInterceptor,
+  FirstAnswers,
+} from '@app/auth';
+import { Clock } from '@app/clock';
+import { type BookConfig, BookReadPort } from '../book/book-read-port';
+import { BookCatalogs } from './book-catalogs';
 import { createBookController } from './book-controller.factory';
 import { OddsAnswerFreshness } from './odds-answer-freshness';
+import { OddsFirstAnswers } from './odds-first-answers';
 
 /**
  * Bytes of odds answers the replay holds. Nothing else keeps them (the
@@ -15,7 +24,8 @@ const REPLAY_BYTES = 16 * 1024 * 1024;
 
 /**
  * The REST routes of every configured book (not registered in ROLE=ingest),
- * and the replay of their odds answers at the front door (ADR 026).
+ * and their odds answers at the front door: replayed (ADR 026) and, in their
+ * plain form, answered there the first time too (ADR 027).
  */
 @Module({})
 export class CatalogModule {
@@ -27,6 +37,17 @@ export class CatalogModule {
         OddsAnswerFreshness,
         { provide: AnswerFreshness, useExisting: OddsAnswerFreshness },
         { provide: AnswerReplay, useFactory: () => new AnswerReplay({ maxBytes: REPLAY_BYTES }) },
+        {
+          provide: BookCatalogs,
+          useFactory: (replica: BookReadPort, freshness: OddsAnswerFreshness) =>
+            new BookCatalogs(books, replica, freshness),
+          inject: [BookReadPort, OddsAnswerFreshness],
+        },
+        {
+          provide: FirstAnswers,
+          useFactory: (catalogs: BookCatalogs, clock: Clock) => new OddsFirstAnswers(books, catalogs, clock),
+          inject: [BookCatalogs, Clock],
+        },
         AnswerReplayInterceptor,
         AnswerReplayDoor,
       ],

@@ -7,7 +7,8 @@ import type { Principal } from '../key-record';
 import { RateLimits } from '../rate-limit/rate-limits';
 import { applyRestRateLimit } from '../rate-limit/rest-rate-limit';
 import { AnswerFreshness } from './answer-freshness';
-import { AnswerReplay } from './answer-replay';
+import { AnswerReplay, type RecordedAnswer } from './answer-replay';
+import { FirstAnswers } from './first-answers';
 
 type Take = Parameters<FrontDoor>[2];
 
@@ -25,12 +26,18 @@ type Take = Parameters<FrontDoor>[2];
  * changed, a refused key, a key over its rate, a stale answer) is passed to
  * the full pipeline untouched, which answers exactly as it would have; a
  * refused rate takes no token, so the pipeline refuses it again with its 429.
+ *
+ * Where the app provides `FirstAnswers`, a target it claims is answered here
+ * the first time too, under the same rules, and recorded for replay; what
+ * it cannot answer with 200 goes to the full pipeline the same way.
  */
 @Injectable()
 export class AnswerReplayDoor implements OnModuleInit {
   private readonly logger = new Logger(AnswerReplayDoor.name);
   /** Requests answered by a replay since start, read by the metrics endpoint. */
   private replayed = 0;
+  /** Requests first answered at the door (`FirstAnswers`) since start. */
+  private answeredFirst = 0;
 
   constructor(
     private readonly replay: AnswerReplay,
@@ -38,6 +45,7 @@ export class AnswerReplayDoor implements OnModuleInit {
     private readonly auth: AuthService,
     @Optional() private readonly rateLimits?: RateLimits,
     @Optional() private readonly metrics?: Metrics,
+    @Optional() private readonly firstAnswers?: FirstAnswers,
   ) {}
 
   onModuleInit(): void {
@@ -46,11 +54,18 @@ export class AnswerReplayDoor implements OnModuleInit {
       'Answers given again to the same key without the full request pipeline',
       () => this.replayed,
     );
+    if (this.firstAnswers) {
+      this.metrics?.observeCounter(
+        'http_answers_first_at_door_total',
+        'Answers given the first time a key asked, at the front door, without the full request pipeline',
+        () => this.answeredFirst,
+      );
+    }
   }
 
   readonly visit: FrontDoor = (request, pass, take) => {
     const url = request.url;
-    if (url === undefined || !this.replay.knows(url)) return pass();
+    if (url === undefined || !(this.replay.knows(url) || this.firstAnswers?.claims(url))) return pass();
     const key = extractApiKey(request.headers, undefined);
     if (key === undefined) return pass();
     this.auth.identify(key).then(
@@ -61,23 +76,47 @@ export class AnswerReplayDoor implements OnModuleInit {
   };
 
   private answer(principal: Principal, url: string, pass: () => void, take: Take): void {
-    const recorded = this.replay.find(url, principal);
-    if (recorded === undefined || !this.freshness.isFresh(recorded.json)) return pass();
+    let found: { answer: RecordedAnswer; first: boolean } | undefined;
+    try {
+      found = this.find(principal, url);
+    } catch (error) {
+      // Nothing is taken yet: the full pipeline answers, with its own handling of the fault.
+      this.logger.error(`Finding an answer failed: ${describe(error)}`);
+    }
+    if (found === undefined) return pass();
     const admission = this.rateLimits?.admit(principal);
     if (admission?.allowed === false) return pass();
+    const { answer, first } = found;
     const { request, response } = take();
     try {
       if (admission) applyRestRateLimit(admission, response);
-      request.route = recorded.route;
-      this.replayed += 1;
-      response.status(200).setHeader('Content-Type', recorded.contentType);
-      response.send(recorded.json);
+      request.route = answer.route;
+      if (first) {
+        this.answeredFirst += 1;
+        this.replay.remember(url, principal, answer);
+      } else {
+        this.replayed += 1;
+      }
+      response.status(200).setHeader('Content-Type', answer.contentType);
+      response.send(answer.json);
     } catch (error) {
       // Past `take` the pipeline cannot have the request any more; the client sees the connection end.
-      this.logger.error(
-        `Replaying an answer failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.logger.error(`Replaying an answer failed: ${describe(error)}`);
       response.destroy();
     }
   }
+
+  /** The recorded answer while it is fresh, else a first answer where the app gives one. */
+  private find(principal: Principal, url: string): { answer: RecordedAnswer; first: boolean } | undefined {
+    const recorded = this.replay.find(url, principal);
+    if (recorded !== undefined && this.freshness.isFresh(recorded.json)) {
+      return { answer: recorded, first: false };
+    }
+    const built = this.firstAnswers?.answer(url, principal);
+    return built && { answer: built, first: true };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
-import { Principal } from '@app/auth';
+import type { KeyRecord, Principal } from '@app/auth';
 import { ManualClock } from '@app/clock';
-import { anOddsPrincipal } from '../../../../test/odds-passthrough/principal-factory';
+import { aPrincipal, anOddsPrincipal } from '../../../../test/odds-passthrough/principal-factory';
 import {
   ONE_MATCH as MATCH,
   ONE_MATCH_BOOK as BOOK,
@@ -18,18 +18,7 @@ function setup() {
   return { catalogs, answers: new OddsFirstAnswers([BOOK], catalogs, new ManualClock(NOW)) };
 }
 
-function principal(overrides: Partial<ConstructorParameters<typeof Principal>[0]>): Principal {
-  return new Principal({
-    keyId: 'k',
-    accountId: 'a',
-    scopes: ['odds'],
-    active: true,
-    expiresAt: null,
-    fixturesSports: [],
-    grants: { book: [SPORT] },
-    ...overrides,
-  });
-}
+const principal = (overrides: Partial<KeyRecord>) => aPrincipal({ grants: { book: [SPORT] }, ...overrides });
 
 describe('OddsFirstAnswers', () => {
   it('claims only the plain form of a book’s odds route: one match parameter holding an id', () => {

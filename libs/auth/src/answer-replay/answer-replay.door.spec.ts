@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { PreparedJson } from '@app/http-edge';
 import type { AuthService } from '../auth.service';
-import { Principal } from '../key-record';
+import { anOddsPrincipal } from '../../../../test/odds-passthrough/principal-factory';
 import { AnswerFreshness } from './answer-freshness';
 import { AnswerReplay, type RecordedAnswer } from './answer-replay';
 import { AnswerReplayDoor } from './answer-replay.door';
@@ -11,15 +11,7 @@ import { FirstAnswers } from './first-answers';
 const KEY = 'sk_door-spec-key-0000000000000000';
 const TARGET = '/v1/book/odds?match=1';
 
-const principal = new Principal({
-  keyId: 'k',
-  accountId: 'a',
-  scopes: ['odds'],
-  active: true,
-  expiresAt: null,
-  fixturesSports: [],
-  grants: { book: [29] },
-});
+const principal = anOddsPrincipal([29]);
 
 const answer = (): RecordedAnswer => ({
   json: new PreparedJson('{"match_id":1}'),

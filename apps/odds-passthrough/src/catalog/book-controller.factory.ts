@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Query, type Type, UseInterceptors } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -12,12 +13,14 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
+  type AccessRequirement,
   AnswerReplayInterceptor,
   CurrentPrincipal,
   type Principal,
   Public,
   RequiresScopes,
   RequiresSportsbook,
+  routeAccess,
   Scope,
 } from '@app/auth';
 import type { PreparedJson } from '@app/http-edge';
@@ -42,6 +45,12 @@ export function bookRoutes(book: BookConfig): { method: string; path: string; de
     { method: 'WS', path: `${book.prefix}/data`, description: 'live price stream' },
     { method: 'GET', path: `${book.prefix}/docs`, description: 'OpenAPI description; no key' },
   ];
+}
+
+/** What a book controller's `odds` route demands of a key, read from its decorators as the guard reads them. */
+export function oddsRouteAccess(controller: Type): AccessRequirement {
+  const prototype = controller.prototype as { odds: () => unknown };
+  return routeAccess(new Reflector(), [prototype.odds, controller]);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { Clock } from '@app/clock';
 import { type BookConfig, BookReadPort } from '../book/book-read-port';
 import { BookCatalogs } from './book-catalogs';
-import { createBookController } from './book-controller.factory';
+import { createBookController, oddsRouteAccess } from './book-controller.factory';
 import { OddsAnswerFreshness } from './odds-answer-freshness';
 import { OddsFirstAnswers } from './odds-first-answers';
 
@@ -30,9 +30,11 @@ const REPLAY_BYTES = 16 * 1024 * 1024;
 @Module({})
 export class CatalogModule {
   static forBooks(books: readonly BookConfig[]): DynamicModule {
+    const controllers = books.map(createBookController);
+    const oddsRoutes = books.map((book, i) => ({ book, requirement: oddsRouteAccess(controllers[i]) }));
     return {
       module: CatalogModule,
-      controllers: books.map(createBookController),
+      controllers,
       providers: [
         OddsAnswerFreshness,
         { provide: AnswerFreshness, useExisting: OddsAnswerFreshness },
@@ -45,7 +47,8 @@ export class CatalogModule {
         },
         {
           provide: FirstAnswers,
-          useFactory: (catalogs: BookCatalogs, clock: Clock) => new OddsFirstAnswers(books, catalogs, clock),
+          useFactory: (catalogs: BookCatalogs, clock: Clock) =>
+            new OddsFirstAnswers(oddsRoutes, catalogs, clock),
           inject: [BookCatalogs, Clock],
         },
         AnswerReplayInterceptor,

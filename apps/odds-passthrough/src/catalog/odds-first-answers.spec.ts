@@ -8,6 +8,7 @@ import {
   OneMatchBook,
 } from '../../../../test/odds-passthrough/one-match-book';
 import { BookCatalogs } from './book-catalogs';
+import { createBookController, oddsRouteAccess } from './book-controller.factory';
 import { OddsAnswerFreshness } from './odds-answer-freshness';
 import { ODDS_CONTENT_TYPE, OddsFirstAnswers } from './odds-first-answers';
 
@@ -15,7 +16,14 @@ const NOW = Date.UTC(2026, 0, 1);
 
 function setup() {
   const catalogs = new BookCatalogs([BOOK], new OneMatchBook(), new OddsAnswerFreshness());
-  return { catalogs, answers: new OddsFirstAnswers([BOOK], catalogs, new ManualClock(NOW)) };
+  return {
+    catalogs,
+    answers: new OddsFirstAnswers(
+      [{ book: BOOK, requirement: oddsRouteAccess(createBookController(BOOK)) }],
+      catalogs,
+      new ManualClock(NOW),
+    ),
+  };
 }
 
 const principal = (overrides: Partial<KeyRecord>) => aPrincipal({ grants: { book: [SPORT] }, ...overrides });
@@ -58,6 +66,13 @@ describe('OddsFirstAnswers', () => {
       json: catalogs.of(BOOK).odds(granted, MATCH),
       contentType: ODDS_CONTENT_TYPE,
       route: { path: '/v1/book/odds' },
+    });
+  });
+
+  it("reads what the route demands from the book controller's decorators, as the guard does", () => {
+    expect(oddsRouteAccess(createBookController(BOOK))).toEqual({
+      scopeRules: [{ mode: 'all', scopes: ['odds'] }],
+      sportsbook: 'book',
     });
   });
 

@@ -1,11 +1,9 @@
 import {
   type AccessRequirement,
-  allOf,
   decideAccess,
   FirstAnswers,
   type Principal,
   type RecordedAnswer,
-  Scope,
 } from '@app/auth';
 import type { Clock } from '@app/clock';
 import type { BookConfig } from '../book/book-read-port';
@@ -16,9 +14,15 @@ import { readBookId } from './book-id';
 /** The type `GET <prefix>/odds` is sent with (the route's `@Header`). */
 export const ODDS_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** A book's odds route as its controller declares it. */
+export interface OddsRouteAccess {
+  readonly book: BookConfig;
+  /** What the route's decorators demand of a key (`oddsRouteAccess`). */
+  readonly requirement: AccessRequirement;
+}
+
 interface OddsRoute {
   readonly catalog: BookCatalog;
-  /** What the book controller's decorators demand of a key. */
   readonly requirement: AccessRequirement;
   /** Express's matched route as the request metrics read it. */
   readonly route: { readonly path: string };
@@ -37,15 +41,14 @@ export class OddsFirstAnswers extends FirstAnswers {
   private readonly routes: ReadonlyMap<string, OddsRoute>;
 
   constructor(
-    books: readonly BookConfig[],
+    routes: readonly OddsRouteAccess[],
     catalogs: BookCatalogs,
     private readonly clock: Clock,
   ) {
     super();
     this.routes = new Map(
-      books.map((book) => {
+      routes.map(({ book, requirement }) => {
         const path = `${book.prefix}/odds`;
-        const requirement = { scopeRules: [allOf(Scope.Odds)], sportsbook: book.grant };
         return [path, { catalog: catalogs.of(book), requirement, route: { path } }];
       }),
     );

@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { OPERATIONS_ENDPOINT } from '@app/observability';
-import { allOf, anyOf, type ScopeRule } from '../access-requirement';
+import { type AccessRequirement, allOf, anyOf, type ScopeRule } from '../access-requirement';
 import type { Principal } from '../key-record';
 import type { Scope } from '../scopes';
 
@@ -21,6 +21,17 @@ export function isPublicRoute(
     reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true ||
     reflector.getAllAndOverride<boolean | undefined>(OPERATIONS_ENDPOINT, targets) === true
   );
+}
+
+/** What a route's scope and sportsbook decorators (on the handler and its controller) demand of a key. */
+export function routeAccess(
+  reflector: Reflector,
+  targets: Parameters<Reflector['getAllAndOverride']>[1],
+): AccessRequirement {
+  return {
+    scopeRules: reflector.getAllAndMerge<ScopeRule[]>(SCOPE_RULES, targets),
+    sportsbook: reflector.getAllAndOverride<string | undefined>(SPORTSBOOK, targets),
+  };
 }
 
 function addScopeRule(rule: ScopeRule): MethodDecorator & ClassDecorator {

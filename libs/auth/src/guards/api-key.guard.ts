@@ -1,13 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { AccessRequirement, ScopeRule } from '../access-requirement';
 import { AuthService, type KeyBearingRequest } from '../auth.service';
-import {
-  isPublicRoute,
-  type PrincipalHolder,
-  SCOPE_RULES,
-  SPORTSBOOK,
-} from '../decorators/access.decorators';
+import { isPublicRoute, type PrincipalHolder, routeAccess } from '../decorators/access.decorators';
 import { RateLimits } from '../rate-limit/rate-limits';
 import { applyRestRateLimit, type HeaderTarget } from '../rate-limit/rest-rate-limit';
 
@@ -35,10 +29,7 @@ export class ApiKeyGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (isPublicRoute(this.reflector, targets)) return true;
 
-    const requirement: AccessRequirement = {
-      scopeRules: this.reflector.getAllAndMerge<ScopeRule[]>(SCOPE_RULES, targets),
-      sportsbook: this.reflector.getAllAndOverride<string | undefined>(SPORTSBOOK, targets),
-    };
+    const requirement = routeAccess(this.reflector, targets);
     const http = context.switchToHttp();
     const request = http.getRequest<KeyBearingRequest & PrincipalHolder>();
     const principal = await this.auth.identifyRequest(request);

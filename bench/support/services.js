@@ -19,12 +19,18 @@ function ensureBuilt(apps) {
   });
 }
 
+/** Node options from a space-separated environment variable. */
+function nodeArgsOf(variable) {
+  return process.env[variable]?.split(' ').filter(Boolean) ?? [];
+}
+
 /**
  * Runs `node <script>` on `core` with `env` added, its logs at warn level on this stderr.
- * `BENCH_SERVICE_NODE_ARGS` adds Node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * `BENCH_SERVICE_NODE_ARGS` adds Node options to every server, product and baseline (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`); `extraArgs` come after them.
  */
-function spawnNode(script, env, core = SERVER_CORE, cwd = root, stdio = ['ignore', 2, 2]) {
-  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+function spawnNode(script, env, core = SERVER_CORE, cwd = root, stdio = ['ignore', 2, 2], extraArgs = []) {
+  const nodeArgs = [...nodeArgsOf('BENCH_SERVICE_NODE_ARGS'), ...extraArgs];
   return spawnOn(core, process.execPath, [...nodeArgs, script], {
     cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -66,7 +72,11 @@ function watchLogs(child) {
 const productRoot = process.env.BENCH_PRODUCT_ROOT ? path.resolve(process.env.BENCH_PRODUCT_ROOT) : root;
 const PRODUCT_ENV = productRoot === root ? {} : { MIGRATIONS_RUN: 'false' };
 
-/** Starts a service of apps/ from dist with its database, NATS prefix and `env`. */
+/**
+ * Starts a service of apps/ from dist with its database, NATS prefix and `env`.
+ * `BENCH_PRODUCT_NODE_ARGS` adds Node options to the product's processes only, so a profile
+ * or a V8 setting tried on the product leaves its baseline as it runs.
+ */
 function spawnProduct(app, database, env, core = SERVER_CORE) {
   const child = spawnNode(
     path.join(productRoot, 'dist', 'apps', app, 'main.js'),
@@ -81,6 +91,7 @@ function spawnProduct(app, database, env, core = SERVER_CORE) {
     core,
     productRoot,
     ['ignore', 'pipe', 'pipe'],
+    nodeArgsOf('BENCH_PRODUCT_NODE_ARGS'),
   );
   return watchLogs(child);
 }

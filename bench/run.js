@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --only=name,name] [-- --big-book-starts=N]`: every workload, the product and its bare
-// baseline in the same run, one table, the figures as JSON in bench/results/. See README.md.
+// baseline in the same run, one table, the figures as JSON in bench/results/; the probes of
+// bench/probes/ when named in `--only` (`probes`: all of them). See README.md.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -8,6 +9,7 @@ const { execSync } = require('node:child_process');
 const { pinning, pinSelfToLoadCore } = require('./support/cores');
 const { judge, table } = require('./support/figures');
 const { ensureBuilt, takeLeaseLosses } = require('./support/services');
+const { PROBES, runProbeRows } = require('./workloads/probes');
 
 /** In the order they run; `live` is the live fan-out (ROLE=all and an api replica) and the idle-socket memory. */
 const WORKLOADS = {
@@ -28,17 +30,29 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 
+/** The workloads of this run, then the probes it names: a probe runs only when asked for. */
+function selected() {
+  const chosen = Object.entries(WORKLOADS).filter(([name]) => !only || only.includes(name));
+  for (const name of Object.keys(PROBES)) {
+    if (only?.includes(name) || only?.includes('probes'))
+      chosen.push([name, () => runProbeRows(name, { quick })]);
+  }
+  return chosen;
+}
+
 async function main() {
   const started = new Date();
   // Read before pinning: a pinned process sees only its own core.
   const cores = os.availableParallelism();
   pinSelfToLoadCore();
+  const known = new Set([...Object.keys(WORKLOADS), ...Object.keys(PROBES), 'probes']);
+  const unknown = (only ?? []).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new Error(`--only names no workload or probe: ${unknown.join(', ')}`);
   ensureBuilt(['fixtures-live', 'odds-passthrough']);
   const rows = [];
   const failures = [];
   const leaseLosses = {};
-  for (const [name, run] of Object.entries(WORKLOADS)) {
-    if (only && !only.includes(name)) continue;
+  for (const [name, run] of selected()) {
     const at = performance.now();
     process.stderr.write(`bench: ${name}...\n`);
     try {

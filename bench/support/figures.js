@@ -6,7 +6,8 @@
 // extremes (min/max and max/min). A goal is PASS when the median ratio meets it, "noise" when the
 // median misses it but the range still reaches it (the run cannot tell), and FAIL when even the
 // most favourable pairing misses it: only FAIL makes the run exit non-zero. Absolute goals
-// (latency) use the product's own median and extremes the same way.
+// (latency) use the product's own median and extremes the same way. A probe's figure without a
+// goal of its own is reported as `info`.
 'use strict';
 
 function median(values) {
@@ -39,12 +40,15 @@ function judge(row) {
     ratioRange = [low, high];
     figure = ratio;
     best = goal.op === '<=' ? low : high;
+  } else if (goal.kind === 'info') {
+    figure = product;
   } else {
     if (baseline !== null) ratio = product / baseline;
     figure = product;
     best = goal.op === '<=' ? Math.min(...row.product) : Math.max(...row.product);
   }
-  let verdict = meets(figure, goal) ? 'PASS' : meets(best, goal) ? 'noise' : 'FAIL';
+  let verdict =
+    goal.kind === 'info' ? 'info' : meets(figure, goal) ? 'PASS' : meets(best, goal) ? 'noise' : 'FAIL';
   // CPU is read in 10 ms ticks: a baseline that used less than one in its windows has no ratio.
   if (goal.kind === 'ratio' && !(baseline > 0))
     [ratio, ratioRange, verdict] = [null, null, 'baseline below a tick'];
@@ -87,9 +91,11 @@ function table(rows) {
     row.ratio === null
       ? '–'
       : `${round(row.ratio)}×${row.ratioRange ? ` (${round(row.ratioRange[0])}–${round(row.ratioRange[1])})` : ''}`,
-    row.goal.kind === 'ratio'
-      ? `${row.goal.op} ${row.goal.value}×`
-      : `${row.goal.op} ${row.goal.value} ${row.unit}`,
+    row.goal.kind === 'info'
+      ? '–'
+      : row.goal.kind === 'ratio'
+        ? `${row.goal.op} ${row.goal.value}×`
+        : `${row.goal.op} ${row.goal.value} ${row.unit}`,
     row.verdict,
     row.otherLoad ? `${row.otherLoad.otherCores} cores, load ${row.otherLoad.loadAverage}` : '–',
   ]);

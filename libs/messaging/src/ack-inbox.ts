@@ -27,7 +27,7 @@ interface Waiting {
  * subscription per connection, matched by a token. nats.js's `js.publish`
  * spent 40 to 50 µs of client CPU per append (a request object, a timer and
  * a promise race per call, and an Error built to cancel each request once
- * answered); this path 15 to 35 µs (`bench/change-log-append-cost.js`). An
+ * answered); this path 15 to 35 µs (`bench/probes/change-log-append-cost.js`). An
  * ingest appends once per change, so this is per change.
  */
 export class AckInbox {

@@ -2,7 +2,7 @@
 // markets listed: a full rebuild, a full poll in which nothing changed and one in which 1%
 // of the markets changed. Run from the repository root:
 //
-//   node bench/odds-poll.js [markets=100000] [runs=5]
+//   npm run bench -- --only=odds-poll   (node bench/probes/odds-poll.js [markets=100000] [runs=5])
 //
 // The domain is plain TypeScript, compiled on the fly by ts-node (transpile only). Polls are
 // timed as a poller runs them: steadily against one state, paying their share of garbage
@@ -13,12 +13,13 @@
 const path = require('node:path');
 require('ts-node').register({
   transpileOnly: true,
-  project: path.join(__dirname, '..', 'tsconfig.json'),
+  project: path.join(__dirname, '..', '..', 'tsconfig.json'),
 });
 
-const { IngestBook } = require('../apps/odds-passthrough/src/book/domain');
-const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
-const { parseLeagues, parseMarketsFull, parseMatchups } = require('../apps/odds-passthrough/src/upstream');
+const { IngestBook } = require('../../apps/odds-passthrough/src/book/domain');
+const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('../support/big-book');
+const { reportFigures } = require('../support/probe-figures');
+const { parseLeagues, parseMarketsFull, parseMatchups } = require('../../apps/odds-passthrough/src/upstream');
 
 const SPORT = BIG_BOOK_SPORT;
 const { marketCount, runs } = bigBookArgs();
@@ -183,3 +184,9 @@ console.log(
 console.log(
   `  for scale: JSON.parse + strict parse of the markets body ${fmt(figures.parse)} (${(body.length / 1e6).toFixed(1)} MB)`,
 );
+reportFigures([
+  { figure: `diff engine CPU: full rebuild of ${marketCount} markets`, unit: 'ms', samples: rebuild },
+  { figure: 'diff engine CPU: full poll, nothing changed', unit: 'ms', samples: noChange },
+  { figure: 'diff engine CPU: full poll, 1% changed', unit: 'ms', samples: partial },
+  { figure: 'CPU of JSON.parse + strict parse of the markets body', unit: 'ms', samples: parse },
+]);

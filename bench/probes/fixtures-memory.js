@@ -2,7 +2,7 @@
 // matches, each sending its whole state twice a second, for 10 minutes. The budget: memory stays
 // flat, no growth trend. Run from the repository root:
 //
-//   node bench/fixtures-memory.js [duration-seconds=600]
+//   npm run bench -- --only=fixtures-memory   (node bench/probes/fixtures-memory.js [duration-seconds=600])
 //
 // Settings (environment): DURATION (seconds measured after the warm-up, default 600; the argument
 // wins), WARMUP (60), SAMPLE_SECONDS (10), MATCHES (300), LEAGUES (6), STATES_PER_SECOND (2 per
@@ -29,10 +29,11 @@ const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { WebSocket: WsClient, WebSocketServer } = require('ws');
 const { connect: connectNats } = require('nats');
-const { adminUrl, databaseUrl, freePort } = require('./support/bench-env');
-const { UNLIMITED_STREAMS } = require('./support/bench-keys');
+const { adminUrl, databaseUrl, freePort } = require('../support/bench-env');
+const { UNLIMITED_STREAMS } = require('../support/bench-keys');
+const { reportFigures } = require('../support/probe-figures');
 
-const root = path.join(__dirname, '..');
+const root = path.join(__dirname, '..', '..');
 const settings = {
   duration: Number(process.argv[2] ?? process.env.DURATION ?? 600),
   warmup: Number(process.env.WARMUP ?? 60),
@@ -972,6 +973,20 @@ async function main() {
     else if (!flat) memory = 'NOT SHOWN FLAT (a trend above the threshold, within the noise: run longer)';
     out.push(`verdict: memory ${memory}; load ${real ? 'went through' : 'DID NOT fully go through'}`);
     console.log(out.join('\n'));
+    const growth = (t, figure) =>
+      Number.isFinite(t.share)
+        ? [{ figure, unit: 'of the mean', samples: [t.share], goal: { op: '<=', value: settings.threshold } }]
+        : [];
+    reportFigures([
+      ...growth(rssTrend, 'RSS growth projected over the window'),
+      ...growth(heapTrend, 'heap after full GCs, growth projected over the window'),
+      {
+        figure: 'load went through (1 yes, 0 no)',
+        unit: '',
+        samples: [real ? 1 : 0],
+        goal: { op: '>=', value: 1 },
+      },
+    ]);
     process.exitCode = flat && real ? 0 : 1;
   } catch (error) {
     if (appOutput.tail.length > 0 && !aborted.signal.aborted) {

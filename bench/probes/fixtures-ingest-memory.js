@@ -3,17 +3,19 @@
 // tests), ingested, stored in PostgreSQL and published on NATS. The heap is sampled every 10 s after
 // a forced collection; the budget is no growth trend over 10 minutes. Run from the repository root:
 //
-//   node --expose-gc bench/fixtures-ingest-memory.js [seconds=600] [matches=300] [statesPerSecond=2]
+//   npm run bench -- --only=ingest-memory
+//   (node --expose-gc bench/probes/fixtures-ingest-memory.js [seconds=600] [matches=300] [statesPerSecond=2])
 //
 // It creates a throwaway database on BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
 // uses NATS_URL (default nats://127.0.0.1:4222) and drops the database at the end. It prints the
 // samples, the slope of a least-squares line through them (bytes per minute) and the states applied.
 'use strict';
 
-require('./support/ts-sources');
+require('../support/ts-sources');
 
-const { adminUrl, admin } = require('./support/bench-env');
-const { serveLiveCatalog } = require('./support/live-catalog');
+const { adminUrl, admin } = require('../support/bench-env');
+const { reportFigures } = require('../support/probe-figures');
+const { serveLiveCatalog } = require('../support/live-catalog');
 
 const seconds = Number(process.argv[2] ?? 600);
 const matchCount = Number(process.argv[3] ?? 300);
@@ -30,7 +32,7 @@ function slopePerMinute(samples) {
 }
 
 async function main() {
-  const { FakeLivescores, soccerState } = require('../test/support/fake-livescores');
+  const { FakeLivescores, soccerState } = require('../../test/support/fake-livescores');
   const database = `bench_ingest_${Date.now().toString(36)}`;
   await admin(`CREATE DATABASE ${database}`);
   const url = new URL(adminUrl);
@@ -51,9 +53,9 @@ async function main() {
       LOG_LEVEL: 'warn',
     });
     const { NestFactory } = require('@nestjs/core');
-    const { AppModule } = require('../apps/fixtures-live/src/app.module');
-    const { IngestService } = require('../apps/fixtures-live/src/ingest/ingest.service');
-    const { LiveWriter } = require('../apps/fixtures-live/src/ingest/live-writer');
+    const { AppModule } = require('../../apps/fixtures-live/src/app.module');
+    const { IngestService } = require('../../apps/fixtures-live/src/ingest/ingest.service');
+    const { LiveWriter } = require('../../apps/fixtures-live/src/ingest/live-writer');
     app = await NestFactory.create(AppModule.forRoot(), { logger: ['error', 'warn'] });
     await app.init();
     const ingest = app.get(IngestService);
@@ -115,6 +117,11 @@ async function main() {
         2,
       ),
     );
+    const last = samples[samples.length - 1];
+    reportFigures([
+      { figure: 'ingest heap slope after warm-up', unit: 'KB/min', samples: [slopePerMinute(steady) / 1024] },
+      { figure: 'ingest heap at the end', unit: 'MB', samples: [last.heap / 1e6] },
+    ]);
   } finally {
     clearInterval(ticker);
     await app?.close();

@@ -10,18 +10,19 @@
 //
 // Run from the repository root:
 //
-//   node bench/change-log-append-cost.js [appends per chain=100] [polls=100]
+//   npm run bench -- --only=append-cost   (node bench/probes/change-log-append-cost.js [appends per chain=100] [polls=100])
 //
 // BENCH_PRODUCT_ROOT measures the sources of another checkout (with node_modules), for
 // before/after figures; NATS_URL defaults to nats://127.0.0.1:4222.
 'use strict';
 
-require('./support/ts-sources');
+require('../support/ts-sources');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { percentile } = require('./support/bench-env');
+const { percentile } = require('../support/bench-env');
+const { reportFigures } = require('../support/probe-figures');
 
-const root = process.env.BENCH_PRODUCT_ROOT ?? path.join(__dirname, '..');
+const root = process.env.BENCH_PRODUCT_ROOT ?? path.join(__dirname, '..', '..');
 const { ChangeLog } = require(path.join(root, 'libs/messaging/src/change-log'));
 const { NatsLink } = require(path.join(root, 'libs/messaging/src/nats-link'));
 const { NatsEventClient } = require(path.join(root, 'libs/messaging/src/nats-event.client'));
@@ -73,7 +74,12 @@ async function main() {
     console.log(
       `change-log append: ${figures.map((us) => us.toFixed(1)).join(', ')} µs of client CPU per append (${ROUNDS} rounds of ${CHAINS} × ${PER_CHAIN})`,
     );
-    console.log(`odds poll of ${POLL_MATCHES} changes: ${await pollFigures(link)}`);
+    const poll = await pollFigures(link);
+    console.log(`odds poll of ${POLL_MATCHES} changes: ${poll.text}`);
+    reportFigures([
+      { figure: 'client CPU per change-log append', unit: 'µs', samples: figures },
+      { figure: `client CPU per odds poll of ${POLL_MATCHES} appends`, unit: 'ms', samples: poll.ms },
+    ]);
   } finally {
     const manager = await link.jetStreamManager();
     await manager.streams.delete(log.streamName);
@@ -81,7 +87,7 @@ async function main() {
   }
 }
 
-/** Client CPU of `BookChangePublisher.publish`, one poll at a time: median, mean and 90th percentile. */
+/** Client CPU of `BookChangePublisher.publish`, one poll at a time: every poll's, and its median, mean and p90. */
 async function pollFigures(link) {
   const log = new ChangeLog(link, { name: 'POLL_COST', subjects: 'odds.bench.log.>', retentionMs: 120_000 });
   const quiet = () => undefined;
@@ -111,7 +117,10 @@ async function pollFigures(link) {
     ms.sort((a, b) => a - b);
     const mean = ms.reduce((sum, x) => sum + x, 0) / ms.length;
     const at = (p) => percentile(ms, p).toFixed(1);
-    return `median ${at(50)}, mean ${mean.toFixed(1)}, p90 ${at(90)} ms of client CPU per poll (${POLLS} polls)`;
+    return {
+      ms,
+      text: `median ${at(50)}, mean ${mean.toFixed(1)}, p90 ${at(90)} ms of client CPU per poll (${POLLS} polls)`,
+    };
   } finally {
     publisher.stop();
     const manager = await link.jetStreamManager();

@@ -4,7 +4,7 @@
 // columns of `fixtures.live_snapshots` that carry the bulk; the live writer's statement adds the
 // status and result parts, which a plain score change leaves empty. Run from the repository root:
 //
-//   node bench/write-statement-cost.js [statements=500]
+//   npm run bench -- --only=write-cost   (node bench/probes/write-statement-cost.js [statements=500])
 //
 // It creates a throwaway database on BENCH_PG_ADMIN_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
@@ -12,7 +12,8 @@
 
 const { randomBytes } = require('node:crypto');
 const { DataSource } = require('typeorm');
-const { admin, databaseUrl } = require('./support/bench-env');
+const { admin, databaseUrl } = require('../support/bench-env');
+const { reportFigures } = require('../support/probe-figures');
 
 const STATEMENTS = Number(process.argv[2] ?? 500);
 const BATCH_SIZES = [4, 20, 4, 20];
@@ -62,6 +63,7 @@ async function main() {
       `CREATE TABLE live_rows (match_id int PRIMARY KEY, snapshot json, upstream_state json, seq bigint,
          change_seq bigint, prev_change_seq bigint, updated_at timestamptz)`,
     );
+    const perStatementBySize = new Map();
     for (const size of BATCH_SIZES) {
       for (let i = 0; i < 100; i++) await upsert(db, size);
       const cpuBefore = process.cpuUsage();
@@ -69,11 +71,19 @@ async function main() {
       for (let i = 0; i < STATEMENTS; i++) await upsert(db, size);
       const cpu = process.cpuUsage(cpuBefore);
       const perStatement = (cpu.user + cpu.system) / STATEMENTS;
+      perStatementBySize.set(size, [...(perStatementBySize.get(size) ?? []), perStatement]);
       console.log(
         `${size} rows a statement: ${perStatement.toFixed(0)} µs CPU a statement, ` +
           `${(perStatement / size).toFixed(0)} µs a row, ${((performance.now() - started) / STATEMENTS).toFixed(2)} ms wall`,
       );
     }
+    reportFigures(
+      [...perStatementBySize].map(([size, samples]) => ({
+        figure: `client CPU per live upsert of ${size} rows`,
+        unit: 'µs',
+        samples,
+      })),
+    );
   } finally {
     if (db.isInitialized) await db.destroy();
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -4,22 +4,23 @@
 // rows and NATS frames (buildPublication) and written in one transaction (BookRepository), as the
 // ingest does before publishing. Run from the repository root:
 //
-//   node bench/odds-persist.js [markets=100000] [runs=5]
+//   npm run bench -- --only=odds-persist   (node bench/probes/odds-persist.js [markets=100000] [runs=5])
 //
 // It creates a throwaway database on BENCH_PG_ADMIN_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres), migrates it and drops it at the end.
 'use strict';
 
 const { randomBytes } = require('node:crypto');
-require('./support/ts-sources');
+require('../support/ts-sources');
 
-const { admin, databaseUrl } = require('./support/bench-env');
-const { buildDataSourceOptions } = require('../libs/database/src/data-source-options');
-const { openDataSource } = require('../libs/database/src/open-data-source');
-const { IngestBook } = require('../apps/odds-passthrough/src/book/domain');
-const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('./support/big-book');
-const { BookRepository } = require('../apps/odds-passthrough/src/book/book.repository');
-const { buildPublication } = require('../apps/odds-passthrough/src/ingest/book-publication');
+const { admin, databaseUrl } = require('../support/bench-env');
+const { reportFigures } = require('../support/probe-figures');
+const { buildDataSourceOptions } = require('../../libs/database/src/data-source-options');
+const { openDataSource } = require('../../libs/database/src/open-data-source');
+const { IngestBook } = require('../../apps/odds-passthrough/src/book/domain');
+const { benchMatchup, bigBookArgs, bigBookBody, BIG_BOOK_SPORT } = require('../support/big-book');
+const { BookRepository } = require('../../apps/odds-passthrough/src/book/book.repository');
+const { buildPublication } = require('../../apps/odds-passthrough/src/ingest/book-publication');
 
 const SPORT = BIG_BOOK_SPORT;
 const { marketCount, runs } = bigBookArgs();
@@ -105,6 +106,12 @@ async function main() {
     console.log(`  poll with 1% changed            ${fmt(median(partial))}   (${rows} market rows upserted)`);
     console.log(`  poll with nothing changed       ${fmt(median(quiet))}   (no statement)`);
     console.log(`  load of the whole book by a replica starting late ${fmt(load)}`);
+    reportFigures([
+      { figure: `first write of ${first.rows} market rows, wall`, unit: 'ms', samples: [first.ms] },
+      { figure: `poll write, 1% changed (${rows} rows), wall`, unit: 'ms', samples: partial },
+      { figure: 'poll write, nothing changed, wall', unit: 'ms', samples: quiet },
+      { figure: 'load of the whole book by a late replica, wall', unit: 'ms', samples: [load] },
+    ]);
   } finally {
     await dataSource.destroy();
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

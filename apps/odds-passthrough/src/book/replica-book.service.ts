@@ -10,6 +10,7 @@ import {
 } from './book-messages';
 import { type BookChangeListener, type BookConfig, BookReadPort } from './book-read-port';
 import { BOOK_SOURCES, type BookSources } from './book-sources';
+import { loadGarbage } from '../common/load-garbage';
 import { inParts } from '../common/work-in-parts';
 import { BookRepository } from './book.repository';
 import type { MatchOdds } from './domain/match-odds';
@@ -226,6 +227,7 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
           handle.buffer = undefined;
           for (const change of changes) this.emit(change);
           for (const apply of buffered) apply();
+          loadGarbage.release();
         } finally {
           firstAttempt();
         }

@@ -5,6 +5,7 @@ import type { UpstreamMonitor } from '@app/observability';
 import type { BookRepository } from '../book/book.repository';
 import type { BookCommit, BookDiff, IngestBook, MatchupsLoad } from '../book/domain';
 import type { BookSource } from '../config/books';
+import { loadGarbage } from '../common/load-garbage';
 import { inParts, nextTurn, type Parts } from '../common/work-in-parts';
 import { BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
@@ -104,6 +105,8 @@ export class BookPollSchedule {
   private loop?: Promise<void>;
   /** While a load is applied part by part, the book is half-resolved: cutoffs wait for it. */
   private applyingParts = false;
+  /** A sport was loaded in full during the current cycle. */
+  private loadedInFull = false;
   private wake?: () => void;
   private readonly cutoffs: CutoffAlarm;
   private readonly health: HealthBeat;
@@ -178,6 +181,7 @@ export class BookPollSchedule {
       const started = performance.now();
       try {
         await this.cycle();
+        this.afterFullLoads();
         this.upstream.recordPoll(this.source.name, (performance.now() - started) / 1000, true);
         this.outbox.pollSucceeded(this.clock.now());
         this.failures = 0;
@@ -257,6 +261,16 @@ export class BookPollSchedule {
     const load = { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets };
     await this.applyInParts(book.fullInParts(sportId, load, this.clock.now()));
     this.cursors.set(sportId, { cursor: markets.value.last, leagues: leagueList(leagues.value) });
+    this.loadedInFull = true;
+  }
+
+  /** Once what the cycle's full loads published has gone out, their garbage is released. */
+  private afterFullLoads(): void {
+    if (!this.loadedInFull) return;
+    this.loadedInFull = false;
+    void this.outbox.caughtUp(0).then(() => {
+      if (!this.stopped) loadGarbage.release();
+    });
   }
 
   /**

@@ -65,3 +65,23 @@ describe('LoadGarbage', () => {
     await until(() => process.memoryUsage().heapUsed < loaded - 20_000_000);
   });
 });
+
+describe('v8Collect', () => {
+  afterEach(() => jest.resetModules());
+
+  it('is a collection that does nothing on a Node that does not expose gc to a new context', () => {
+    jest.doMock('node:vm', () => ({
+      runInNewContext: () => {
+        throw new ReferenceError('gc is not defined');
+      },
+    }));
+    let collect: (() => void) | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { v8Collect } = require('./load-garbage') as typeof import('./load-garbage');
+      collect = v8Collect();
+    });
+    expect(typeof collect).toBe('function');
+    expect(() => collect?.()).not.toThrow();
+  });
+});

@@ -227,7 +227,7 @@ export class ReplicaBookService extends BookReadPort implements OnModuleInit, On
           handle.buffer = undefined;
           for (const change of changes) this.emit(change);
           for (const apply of buffered) apply();
-          loadGarbage.release();
+          loadGarbage.release(stored.markets.length);
         } finally {
           firstAttempt();
         }

@@ -1,4 +1,4 @@
-import { LoadGarbage } from './load-garbage';
+import { LARGE_LOAD_MARKETS, LoadGarbage } from './load-garbage';
 
 /** Resolves once `condition` holds, checking on every turn; fails after `timeoutMs`. */
 async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
@@ -19,20 +19,28 @@ describe('LoadGarbage', () => {
   it('runs three collections on turns of their own for the loads that end together', async () => {
     const collect = jest.fn();
     const garbage = new LoadGarbage(() => collect);
-    garbage.release();
-    garbage.release();
+    garbage.release(LARGE_LOAD_MARKETS);
+    garbage.release(LARGE_LOAD_MARKETS);
     expect(collect).not.toHaveBeenCalled();
     await until(() => collect.mock.calls.length === 3);
     await turns(10);
     expect(collect).toHaveBeenCalledTimes(3);
   });
 
+  it('leaves a small load to V8: a collection would cost the whole heap for little garbage', async () => {
+    const collect = jest.fn();
+    const garbage = new LoadGarbage(() => collect);
+    garbage.release(LARGE_LOAD_MARKETS - 1);
+    await turns(10);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
   it('starts the rounds again for a load that ends while they run', async () => {
     const collect = jest.fn();
     const garbage = new LoadGarbage(() => collect);
-    garbage.release();
+    garbage.release(LARGE_LOAD_MARKETS);
     await until(() => collect.mock.calls.length === 2);
-    garbage.release();
+    garbage.release(LARGE_LOAD_MARKETS);
     await until(() => collect.mock.calls.length === 5);
     await turns(10);
     expect(collect).toHaveBeenCalledTimes(5);
@@ -46,7 +54,7 @@ describe('LoadGarbage', () => {
       while (performance.now() < end);
       order.push('collect');
     });
-    garbage.release();
+    garbage.release(LARGE_LOAD_MARKETS);
     const timer = setInterval(() => order.push('timer'), 0);
     await until(() => order.filter((step) => step === 'collect').length === 3);
     clearInterval(timer);
@@ -60,7 +68,7 @@ describe('LoadGarbage', () => {
     for (let i = 0; i < 200_000; i++) load.push({ id: i, name: `market ${i}`, prices: [i, i + 1] });
     const loaded = process.memoryUsage().heapUsed;
     load = undefined;
-    garbage.release();
+    garbage.release(LARGE_LOAD_MARKETS);
     expect(load).toBeUndefined();
     await until(() => process.memoryUsage().heapUsed < loaded - 20_000_000);
   });

@@ -20,6 +20,15 @@ type Collect = () => void;
 const ROUNDS = 3;
 
 /**
+ * Markets below which a load is not worth a collection. A collection costs
+ * what the whole heap holds, not what the load left: a small book reloaded
+ * after a fault, in a process holding a large one, would pay for the large
+ * one each time. From this size on, the load's own CPU (about a second)
+ * dwarfs the pauses.
+ */
+export const LARGE_LOAD_MARKETS = 20_000;
+
+/**
  * V8's own `gc`, exposed for this process without a command-line flag (the
  * services start as `node dist/apps/.../main.js`): a context created after
  * the flag is set carries it as a global. A Node that does not expose it so
@@ -38,8 +47,8 @@ export function v8Collect(): Collect {
 }
 
 /**
- * Collections on turns of their own after a load, so timers and I/O run in
- * between: each pauses the event loop, about a quarter of a second for a
+ * Collections on turns of their own after a large load, so timers and I/O
+ * run in between: each pauses the event loop, about a quarter of a second for a
  * 100,000-market book on a slow core, and a load takes seconds of CPU, so
  * they stay a small part of it however often loads repeat. Loads that end
  * while collections are due share them; a load that ends during them starts
@@ -51,8 +60,9 @@ export class LoadGarbage {
 
   constructor(private readonly makeCollect: () => Collect = v8Collect) {}
 
-  /** A load was applied: collect what it left, once the current turn ends. */
-  release(): void {
+  /** A load of `markets` markets was applied: when large, collect what it left once the current turn ends. */
+  release(markets: number): void {
+    if (markets < LARGE_LOAD_MARKETS) return;
     const scheduled = this.roundsLeft > 0;
     this.roundsLeft = ROUNDS;
     if (!scheduled) this.nextRound();

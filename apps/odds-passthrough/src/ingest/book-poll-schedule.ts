@@ -105,8 +105,8 @@ export class BookPollSchedule {
   private loop?: Promise<void>;
   /** While a load is applied part by part, the book is half-resolved: cutoffs wait for it. */
   private applyingParts = false;
-  /** A sport was loaded in full during the current cycle. */
-  private loadedInFull = false;
+  /** Markets the current cycle's full loads brought. */
+  private loadedInFull = 0;
   private wake?: () => void;
   private readonly cutoffs: CutoffAlarm;
   private readonly health: HealthBeat;
@@ -261,15 +261,16 @@ export class BookPollSchedule {
     const load = { leagues: leagues.value, matchups: matchups.value, markets: markets.value.markets };
     await this.applyInParts(book.fullInParts(sportId, load, this.clock.now()));
     this.cursors.set(sportId, { cursor: markets.value.last, leagues: leagueList(leagues.value) });
-    this.loadedInFull = true;
+    this.loadedInFull += load.markets.length;
   }
 
   /** Once what the cycle's full loads published has gone out, their garbage is released. */
   private afterFullLoads(): void {
-    if (!this.loadedInFull) return;
-    this.loadedInFull = false;
+    const markets = this.loadedInFull;
+    if (markets === 0) return;
+    this.loadedInFull = 0;
     void this.outbox.caughtUp(0).then(() => {
-      if (!this.stopped) loadGarbage.release();
+      if (!this.stopped) loadGarbage.release(markets);
     });
   }
 

@@ -1,13 +1,5 @@
+import { waitFor } from '../../../../test/support/wait-for';
 import { LARGE_LOAD_MARKETS, LoadGarbage } from './load-garbage';
-
-/** Resolves once `condition` holds, checking on every turn; fails after `timeoutMs`. */
-async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 function turns(count: number): Promise<void> {
   return count === 0
@@ -22,7 +14,7 @@ describe('LoadGarbage', () => {
     garbage.release(LARGE_LOAD_MARKETS);
     garbage.release(LARGE_LOAD_MARKETS);
     expect(collect).not.toHaveBeenCalled();
-    await until(() => collect.mock.calls.length === 3);
+    await waitFor(() => collect.mock.calls.length === 3, { timeoutMs: 2000, intervalMs: 1 });
     await turns(10);
     expect(collect).toHaveBeenCalledTimes(3);
   });
@@ -36,14 +28,15 @@ describe('LoadGarbage', () => {
   });
 
   it('starts the rounds again for a load that ends while they run', async () => {
-    const collect = jest.fn();
-    const garbage = new LoadGarbage(() => collect);
+    let collections = 0;
+    const garbage = new LoadGarbage(() => () => {
+      // Another load ends on the turn after the second round.
+      if (++collections === 2) setImmediate(() => garbage.release(LARGE_LOAD_MARKETS));
+    });
     garbage.release(LARGE_LOAD_MARKETS);
-    await until(() => collect.mock.calls.length === 2);
-    garbage.release(LARGE_LOAD_MARKETS);
-    await until(() => collect.mock.calls.length === 5);
+    await waitFor(() => collections === 5, { timeoutMs: 2000, intervalMs: 1 });
     await turns(10);
-    expect(collect).toHaveBeenCalledTimes(5);
+    expect(collections).toBe(5);
   });
 
   it('lets timers run between collections', async () => {
@@ -56,7 +49,10 @@ describe('LoadGarbage', () => {
     });
     garbage.release(LARGE_LOAD_MARKETS);
     const timer = setInterval(() => order.push('timer'), 0);
-    await until(() => order.filter((step) => step === 'collect').length === 3);
+    await waitFor(() => order.filter((step) => step === 'collect').length === 3, {
+      timeoutMs: 2000,
+      intervalMs: 1,
+    });
     clearInterval(timer);
     const collections = order.flatMap((step, index) => (step === 'collect' ? [index] : []));
     expect(order.slice(collections[0], collections[2])).toContain('timer');
@@ -70,7 +66,10 @@ describe('LoadGarbage', () => {
     load = undefined;
     garbage.release(LARGE_LOAD_MARKETS);
     expect(load).toBeUndefined();
-    await until(() => process.memoryUsage().heapUsed < loaded - 20_000_000);
+    await waitFor(() => process.memoryUsage().heapUsed < loaded - 20_000_000, {
+      timeoutMs: 2000,
+      intervalMs: 1,
+    });
   });
 });
 

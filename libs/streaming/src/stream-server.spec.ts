@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { waitFor } from '../../../test/support/wait-for';
 import type { StreamConnection } from './stream-connection';
 import type { HandshakeRequest } from './stream-endpoint';
-import { StreamServer } from './stream-server';
+import { CLIENTS_PER_TURN, StreamServer } from './stream-server';
 
 interface Opened {
   readonly socket: WebSocket;
@@ -66,6 +66,7 @@ describe('StreamServer', () => {
   const accepted: StreamConnection<string>[] = [];
   let keyValid = true;
   let generation = 1;
+  let keyChecks = 0;
 
   beforeEach(async () => {
     http = createServer((_request, response) => response.end('plain http'));
@@ -75,7 +76,7 @@ describe('StreamServer', () => {
     server.register<string, unknown>({
       path: '/v1/stream',
       authenticate: (request) =>
-        request.headers['x-api-key'] === 'good' && keyValid
+        ++keyChecks > 0 && request.headers['x-api-key'] === 'good' && keyValid
           ? Promise.resolve(`principal-${generation}`)
           : Promise.reject(new Error('no key')),
       reject: (error) =>
@@ -104,6 +105,7 @@ describe('StreamServer', () => {
     accepted.length = 0;
     keyValid = true;
     generation = 1;
+    keyChecks = 0;
     await server.beforeApplicationShutdown();
     server.onApplicationShutdown();
     await new Promise((resolve) => http.close(resolve));
@@ -315,16 +317,42 @@ describe('StreamServer', () => {
     let pongs = 0;
     for (const connection of accepted)
       (connection as unknown as { socket: WebSocket }).socket.on('pong', () => (pongs += 1));
-    server.sweep();
+    void server.sweep();
     await waitFor(() => pongs === 1, { timeoutMs: 2000 });
-    server.sweep();
+    void server.sweep();
     await waitFor(() => pongs === 2, { timeoutMs: 2000 });
     expect(server.connectionCount).toBe(2);
-    server.sweep();
+    void server.sweep();
     await silentClosed;
     await waitFor(() => server.connectionCount === 1, { timeoutMs: 2000 });
     expect(lively.socket.readyState).toBe(WebSocket.OPEN);
     lively.socket.close();
+  });
+  it('pings and checks keys a slice of clients per turn of the event loop, every client in the end', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: CLIENTS_PER_TURN + 1 }, () =>
+        open(`${base}/v1/stream`, { headers: { 'x-api-key': 'good' } }),
+      ),
+    );
+    await waitFor(() => accepted.length === clients.length, { timeoutMs: 5000 });
+    const pinged = () =>
+      accepted.filter(
+        (connection) =>
+          (connection as unknown as { socket: { unansweredPings: number } }).socket.unansweredPings > 0,
+      ).length;
+    for (const { socket } of clients) socket.pause();
+
+    const sweep = server.sweep();
+    expect(pinged()).toBe(CLIENTS_PER_TURN);
+    await sweep;
+    expect(pinged()).toBe(clients.length);
+
+    keyChecks = 0;
+    const revalidation = server.revalidate();
+    expect(keyChecks).toBe(CLIENTS_PER_TURN);
+    await revalidation;
+    expect(keyChecks).toBe(clients.length);
+    for (const { socket } of clients) socket.terminate();
   });
 });
 

@@ -75,10 +75,12 @@ describe('StreamServer', () => {
     });
     server.register<string, unknown>({
       path: '/v1/stream',
-      authenticate: (request) =>
-        ++keyChecks > 0 && request.headers['x-api-key'] === 'good' && keyValid
+      authenticate: (request) => {
+        keyChecks += 1;
+        return request.headers['x-api-key'] === 'good' && keyValid
           ? Promise.resolve(`principal-${generation}`)
-          : Promise.reject(new Error('no key')),
+          : Promise.reject(new Error('no key'));
+      },
       reject: (error) =>
         error instanceof HttpException
           ? { status: error.getStatus(), body: { detail: error.message } }
@@ -328,6 +330,7 @@ describe('StreamServer', () => {
     expect(lively.socket.readyState).toBe(WebSocket.OPEN);
     lively.socket.close();
   });
+
   it('pings and checks keys a slice of clients per turn of the event loop, every client in the end', async () => {
     const clients = await Promise.all(
       Array.from({ length: CLIENTS_PER_TURN + 1 }, () =>

@@ -14,6 +14,12 @@ export type Parts<T> = Generator<void, T, void>;
  * One `setImmediate` is not enough: called from an I/O callback, it runs in
  * the same loop iteration, before any timer, so a lease renewal due now
  * would still wait behind the work that follows.
+ *
+ * Node arms its one libuv timer at least a millisecond past the loop's
+ * latest clock reading. A timer that came due during a timer callback, with
+ * the clock read after that (any `setTimeout` does), can therefore still
+ * wait for the next part when these two turns take under a millisecond;
+ * it never waits longer than that part.
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));

@@ -78,9 +78,10 @@ export class HeldBookEdits {
     this.cutoffs.forget(market);
     const p = this.passOf(pass, held);
     p.dirty.delete(market);
-    if (market.published && held.byKey.get(market.published.marketKey) === market) {
-      held.byKey.delete(market.published.marketKey);
-      p.removedKeys.add(market.published.marketKey);
+    const key = market.publishedKey;
+    if (key !== undefined && held.byKey.get(key) === market) {
+      held.byKey.delete(key);
+      p.removedKeys.add(key);
     }
   }
 

@@ -1,6 +1,5 @@
 import type { UpstreamMarket, UpstreamMatchup } from '../../upstream';
 import type { SeedMarket } from './book-diff';
-import type { ResolvedMarket } from './market-resolution';
 import type { PublicMatch } from './public-match';
 import type { Selection } from './selection';
 
@@ -16,10 +15,15 @@ export interface HeldMarket {
   wire: UpstreamMarket;
   /** `wire.version`, kept here so the no-change path does not touch the old wire object. */
   bookVersion: number;
-  /** What clients were last told; undefined until first published. */
-  published: ResolvedMarket | undefined;
+  /** The market_key clients were last told of; undefined until first published. */
+  publishedKey: string | undefined;
+  /**
+   * The selections clients were last told, as the frame carried them. A ROLE=all
+   * process's replica keeps these same objects, so the market's state is held once.
+   */
+  selections: readonly Selection[];
   locked: boolean;
-  /** The version of what clients were last told; its selections are rebuilt from `published` when asked. */
+  /** The version of what clients were last told. */
   version: number;
   seenGen: number;
   /** Set once withdrawn, so a stale entry of `HeldMatch.listed` is never matched. */
@@ -92,6 +96,8 @@ export function newHeldMatch(id: number, sportId: number): HeldMatch {
   };
 }
 
+const NO_SELECTIONS: readonly Selection[] = Object.freeze([]);
+
 /** A market first listed for `match`: locked and unpublished until its first commit resolves it. */
 export function newHeldMarket(match: HeldMatch, wire: UpstreamMarket): HeldMarket {
   return {
@@ -103,7 +109,8 @@ export function newHeldMarket(match: HeldMatch, wire: UpstreamMarket): HeldMarke
     version: 0,
     seenGen: 0,
     removed: false,
-    published: undefined,
+    publishedKey: undefined,
+    selections: NO_SELECTIONS,
     queuedAt: undefined,
   };
 }

@@ -1,5 +1,5 @@
 import type { HeldMarket, HeldMatch, MatchPass } from './held-book';
-import { type ResolvedMarket, sameResolved } from './market-resolution';
+import type { ResolvedMarket } from './market-resolution';
 import type { Selection } from './selection';
 import { nextVersion } from './version';
 
@@ -20,52 +20,50 @@ export function publishResolved(
   now: number,
 ): void {
   const key = resolved.marketKey;
-  const previous = market.published;
-  if (previous && previous.marketKey !== key && held.byKey.get(previous.marketKey) === market) {
-    held.byKey.delete(previous.marketKey);
-    p.removedKeys.add(previous.marketKey);
+  const previous = market.publishedKey;
+  if (previous !== undefined && previous !== key && held.byKey.get(previous) === market) {
+    held.byKey.delete(previous);
+    p.removedKeys.add(previous);
   }
-  let unchanged = false;
-  if (previous && previous.marketKey === key) {
-    unchanged = market.locked === locked && sameResolved(previous, resolved);
+  market.publishedKey = key;
+  held.byKey.set(key, market);
+  if (previous === key) {
+    if (market.locked === locked && sameSelections(resolved, locked, market.selections)) return;
   } else {
     const seed = held.seeded.get(key);
     if (seed) {
       held.seeded.delete(key);
-      if (seed.selections && sameAsSeed(resolved, locked, seed.selections)) {
-        unchanged = true;
+      if (seed.selections && sameSelections(resolved, locked, storedSelections(seed.selections))) {
+        market.locked = locked;
         market.version = seed.version;
+        market.selections = toSelections(resolved, locked, seed.version);
+        return;
       }
     }
   }
-  market.published = resolved;
   market.locked = locked;
-  held.byKey.set(key, market);
-  if (unchanged) return;
   market.version = nextVersion(held.versions.get(key), now);
   held.versions.set(key, market.version);
   p.removedKeys.delete(key);
-  for (const s of toSelections(resolved, locked, market.version)) p.selections.push(s);
+  market.selections = toSelections(resolved, locked, market.version);
+  for (const s of market.selections) p.selections.push(s);
 }
 
-/**
- * The selections a published market was last announced with. Built on
- * demand: the ingest keeps one resolution per market, not its selections too.
- */
-export function selectionsOf(market: HeldMarket): Selection[] {
-  return market.published ? toSelections(market.published, market.locked, market.version) : [];
+/** The selections a published market was last announced with. */
+export function selectionsOf(market: HeldMarket): readonly Selection[] {
+  return market.selections;
 }
 
-function sameAsSeed(
-  resolved: ResolvedMarket,
-  locked: boolean,
-  stored: readonly Selection[] | string,
-): boolean {
-  const seed = typeof stored === 'string' ? (JSON.parse(stored) as readonly Selection[]) : stored;
-  if (seed.length !== resolved.outcomes.length) return false;
+function storedSelections(stored: readonly Selection[] | string): readonly Selection[] {
+  return typeof stored === 'string' ? (JSON.parse(stored) as readonly Selection[]) : stored;
+}
+
+/** True when a client would see no difference between `told` and the market resolved and locked so. */
+function sameSelections(resolved: ResolvedMarket, locked: boolean, told: readonly Selection[]): boolean {
+  if (told.length !== resolved.outcomes.length) return false;
   const status = locked ? 'locked' : 'unlocked';
-  for (let i = 0; i < seed.length; i++) {
-    const s = seed[i];
+  for (let i = 0; i < told.length; i++) {
+    const s = told[i];
     const o = resolved.outcomes[i];
     if (
       s.market_key !== resolved.marketKey ||

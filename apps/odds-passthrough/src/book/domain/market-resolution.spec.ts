@@ -7,7 +7,7 @@ import {
   aTeamTotal,
   aTotal,
 } from '../../../../../test/odds-passthrough/sportsbook-factory';
-import { resolveMarket, sameResolved } from './market-resolution';
+import { resolveMarket } from './market-resolution';
 
 const labels = new Map([
   [0, 'Match'],
@@ -143,25 +143,5 @@ describe('resolveMarket: status, cutoff, limit', () => {
     ];
     expect(resolveMarket(aMatchup(), aMoneyline({ limits }), labels).limit).toBe(2500);
     expect(resolveMarket(aMatchup(), aMoneyline({ limits: [] }), labels).limit).toBe(0);
-  });
-});
-
-describe('sameResolved', () => {
-  it('sees every visible difference and nothing else', () => {
-    const base = resolveMarket(aMatchup(), aSpread(-1.5), labels);
-    expect(sameResolved(base, resolveMarket(aMatchup(), aSpread(-1.5, { version: 9 }), labels))).toBe(true);
-    const variants = [
-      aSpread(-1.5, { limits: [{ type: 'maxRiskStake', amount: 1 }] }),
-      aSpread(-1.5, { cutoff_at: '2026-11-21T14:00:00Z' }),
-      aSpread(-1.5, { period: 1 }),
-      aSpread(-1.5, {
-        prices: [
-          { designation: 'home', points: -1.5, price: 220 },
-          { designation: 'away', points: 1.5, price: -278 },
-        ],
-      }),
-    ];
-    for (const v of variants) expect(sameResolved(base, resolveMarket(aMatchup(), v, labels))).toBe(false);
-    expect(sameResolved(base, resolveMarket(aMatchup(), aSpread(-1.5), undefined))).toBe(false);
   });
 });

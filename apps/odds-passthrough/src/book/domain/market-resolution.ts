@@ -62,23 +62,3 @@ export function resolveMarket(
 function asItIs(text: string): string {
   return text;
 }
-
-/** True when a client would see no difference between the two (version and status aside). */
-export function sameResolved(a: ResolvedMarket, b: ResolvedMarket): boolean {
-  if (
-    a.marketKey !== b.marketKey ||
-    a.name !== b.name ||
-    a.period !== b.period ||
-    a.cutoffAt !== b.cutoffAt ||
-    a.limit !== b.limit ||
-    a.outcomes.length !== b.outcomes.length
-  ) {
-    return false;
-  }
-  for (let i = 0; i < a.outcomes.length; i++) {
-    const x = a.outcomes[i];
-    const y = b.outcomes[i];
-    if (x.bet_name !== y.bet_name || x.line !== y.line || x.price !== y.price) return false;
-  }
-  return true;
-}

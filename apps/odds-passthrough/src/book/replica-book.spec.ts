@@ -91,6 +91,22 @@ describe('ReplicaBook', () => {
     expect(after).toEqual(selection('m', 5, { status: 'locked' }));
   });
 
+  it('locks each market by its own cutoff when a match holds several', () => {
+    const later = '2026-11-21T16:00:00Z';
+    replica.applyFrame(
+      frame(1, 100, [
+        selection('a', 5),
+        selection('b', 5, { cutoff_at: later }),
+        selection('c', 5),
+        selection('d', 5, { cutoff_at: later }),
+      ]),
+      null,
+    );
+    const statuses = replica.snapshot(1, CUTOFF_MS)?.selections.map((s) => `${s.market_key} ${s.status}`);
+    expect(statuses).toEqual(['a locked', 'b unlocked', 'c locked', 'd unlocked']);
+    expect(replica.snapshot(1, Date.parse(later))?.selections.every((s) => s.status === 'locked')).toBe(true);
+  });
+
   it('removes withdrawn markets, and a whole match withdrawn through the catalog', () => {
     replica.applyCatalog({ matches: [match(1)] });
     replica.applyFrame(frame(1, 100, [selection('a', 5), selection('b', 5)]), null);

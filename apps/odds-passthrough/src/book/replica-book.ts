@@ -17,17 +17,18 @@ import { SharedStrings } from './shared-strings';
 /** Markets loaded (or compared) per part of a load: a few milliseconds of work. */
 const MARKETS_PER_PART = 5000;
 
-interface MarketEntry {
-  readonly version: number;
-  readonly cutoffMs: number;
-  readonly selections: readonly Selection[];
-}
+/**
+ * One market's selections, never empty: their version and cutoff are the
+ * market's, read off the first. No record around them, since a book of
+ * 100,000 markets would hold as many.
+ */
+type MarketSelections = readonly Selection[];
 
 interface MatchEntry {
   sportId: number;
   ts: number;
   info?: MatchInfo;
-  readonly markets: Map<string, MarketEntry>;
+  readonly markets: Map<string, MarketSelections>;
   /** The keys of `markets` in market_key order; undefined since a key came or went, until the next read. */
   keyOrder?: readonly string[];
   /** A frame (or a load) has been applied: the next frame is not the match's first. */
@@ -129,13 +130,13 @@ export class ReplicaBook {
     entry.keyOrder ??= [...entry.markets.keys()].sort(byCodeUnits);
     const selections: Selection[] = [];
     for (const key of entry.keyOrder) {
-      const market = entry.markets.get(key) as MarketEntry;
-      if (now >= market.cutoffMs) {
-        for (const selection of market.selections) {
+      const market = entry.markets.get(key) as MarketSelections;
+      if (now >= cutoffMsOf(market[0].cutoff_at)) {
+        for (const selection of market) {
           selections.push(selection.status === 'locked' ? selection : { ...selection, status: 'locked' });
         }
       } else {
-        selections.push(...market.selections);
+        selections.push(...market);
       }
     }
     return { match_id: matchId, sport_id: entry.sportId, ts: entry.ts, selections };
@@ -190,7 +191,7 @@ export class ReplicaBook {
     for (const [key, selections] of byMarket) {
       const held = entry.markets.get(key);
       const version = selections[0].version;
-      if (held && held.version >= version) {
+      if (held && held[0].version >= version) {
         skipped = true;
         continue;
       }
@@ -198,7 +199,7 @@ export class ReplicaBook {
       // A copy of exactly its length: a frame's groups grow by push, with room for 17 selections,
       // which for a book of 100,000 two-way markets was 13.6 MB of empty slots. Stored rows are
       // read into arrays of their length already.
-      entry.markets.set(key, marketEntry(this.strings.shareMarket(key, selections.slice())));
+      entry.markets.set(key, this.strings.shareMarket(key, selections.slice()));
       applied.push(...selections);
     }
     const removed: string[] = [];
@@ -279,10 +280,7 @@ export class ReplicaBook {
       }
       const entry = next.get(market.matchId);
       if (entry && market.selections.length > 0)
-        entry.markets.set(
-          market.marketKey,
-          marketEntry(this.strings.shareMarket(market.marketKey, market.selections)),
-        );
+        entry.markets.set(market.marketKey, this.strings.shareMarket(market.marketKey, market.selections));
     }
     const changes = diff ? yield* this.diffFrom(previous, next) : [];
     this.sportList = [...stored.sports].sort((a, b) => a.id - b.id);
@@ -311,7 +309,7 @@ export class ReplicaBook {
       const removed: string[] = [];
       for (const [key, market] of entry.markets) {
         const held = before?.markets.get(key);
-        if (!held || held.version < market.version) selections.push(...market.selections);
+        if (!held || held[0].version < market[0].version) selections.push(...market);
       }
       for (const key of before?.markets.keys() ?? []) if (!entry.markets.has(key)) removed.push(key);
       if (before && selections.length === 0 && removed.length === 0 && before.ts === entry.ts) continue;
@@ -379,10 +377,13 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function marketEntry(selections: readonly Selection[]): MarketEntry {
-  return {
-    version: selections[0].version,
-    cutoffMs: Date.parse(selections[0].cutoff_at),
-    selections,
-  };
+let lastCutoff = { at: '', ms: NaN };
+
+/**
+ * A cutoff's epoch ms. A match's markets mostly share one cutoff (the pool
+ * shares its string), so the last one parsed is kept.
+ */
+function cutoffMsOf(cutoffAt: string): number {
+  if (cutoffAt !== lastCutoff.at) lastCutoff = { at: cutoffAt, ms: Date.parse(cutoffAt) };
+  return lastCutoff.ms;
 }

@@ -16,7 +16,6 @@ import { HeldBookEdits } from './held-book-edits';
 import { HeldMatches } from './held-matches';
 import { IngestCatalog } from './ingest-catalog';
 import { MarketCutoffs } from './market-cutoffs';
-import { selectionsOf } from './market-publication';
 import { MatchCommit } from './match-commit';
 import { PendingMarkets } from './pending-markets';
 import type { PublicMatch } from './public-match';
@@ -105,7 +104,7 @@ export class IngestBook {
     if (held?.matchup === undefined) return undefined;
     const selections: Selection[] = [];
     for (const market of held.byKey.values()) {
-      for (const s of selectionsAt(selectionsOf(market), now)) selections.push(s);
+      for (const s of selectionsAt(market.selections, now)) selections.push(s);
     }
     return { match_id: held.id, sport_id: held.sportId, ts: held.ts, selections };
   }

@@ -2,7 +2,7 @@ import { aMatchup, aSpread } from '../../../../../test/odds-passthrough/sportsbo
 import type { UpstreamMarket } from '../../upstream';
 import { newHeldMarket, newHeldMatch, newMatchPass } from './held-book';
 import { resolveMarket } from './market-resolution';
-import { publishResolved, selectionsOf } from './market-publication';
+import { publishResolved } from './market-publication';
 
 const labels = new Map([
   [0, 'Match'],
@@ -15,7 +15,7 @@ function publishedOnce(first: UpstreamMarket) {
   const held = newHeldMatch(7, 29);
   const market = newHeldMarket(held, first);
   publishResolved(held, market, resolveMarket(aMatchup(), first, labels), false, newMatchPass(), NOW);
-  const told = selectionsOf(market);
+  const told = market.selections;
   const next = (wire: UpstreamMarket, locked = false, names = labels) => {
     const pass = newMatchPass();
     publishResolved(held, market, resolveMarket(aMatchup(), wire, names), locked, pass, NOW + 1);
@@ -30,7 +30,7 @@ describe('publishResolved', () => {
     const { pass, version } = next(aSpread(-1.5, { version: 9 }));
     expect(version).toBe(NOW);
     expect(pass.selections).toEqual([]);
-    expect(selectionsOf(market)).toBe(told);
+    expect(market.selections).toBe(told);
   });
 
   it('tells every visible difference with a greater version, the frame and the market holding the same selections', () => {
@@ -57,8 +57,8 @@ describe('publishResolved', () => {
       expect(version).toBe(NOW + 1);
       expect(pass.selections).toHaveLength(2);
       expect(pass.selections.every((s) => s.version === NOW + 1)).toBe(true);
-      expect(selectionsOf(market)).toEqual(pass.selections);
-      expect(selectionsOf(market)[0]).toBe(pass.selections[0]);
+      expect(market.selections).toEqual(pass.selections);
+      expect(market.selections[0]).toBe(pass.selections[0]);
     }
   });
 });

@@ -49,11 +49,6 @@ export function publishResolved(
   for (const s of market.selections) p.selections.push(s);
 }
 
-/** The selections a published market was last announced with. */
-export function selectionsOf(market: HeldMarket): readonly Selection[] {
-  return market.selections;
-}
-
 function storedSelections(stored: readonly Selection[] | string): readonly Selection[] {
   return typeof stored === 'string' ? (JSON.parse(stored) as readonly Selection[]) : stored;
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MsgHdrs } from 'nats';
 import {
-  type ChainTail,
   ChangeLog,
   type ChangePosition,
+  type LogAppend,
   NatsLink,
   type NatsEventClient,
   positionOf,
@@ -31,16 +31,22 @@ export class PausableChangeLog extends ChangeLog {
     this.loseAnswer = true;
   }
 
-  override async append(subject: string, data: Uint8Array, tail: ChainTail, id?: string): Promise<number> {
+  /** Every append goes through here, one at a time (`append`) or a round of them. */
+  override appendAll(appends: readonly LogAppend[]): Promise<number>[] {
     const pause = this.pause;
+    const loseAnswer = this.loseAnswer;
     this.pause = undefined;
-    await pause?.();
-    const seq = await super.append(subject, data, tail, id);
-    if (this.loseAnswer) {
-      this.loseAnswer = false;
-      throw new Error('TIMEOUT');
-    }
-    return seq;
+    this.loseAnswer = false;
+    if (!pause && !loseAnswer) return super.appendAll(appends);
+    const sent = (async () => {
+      await pause?.();
+      return super.appendAll(appends);
+    })();
+    return appends.map(async (_, index) => {
+      const seq = await (await sent)[index];
+      if (loseAnswer && index === 0) throw new Error('TIMEOUT');
+      return seq;
+    });
   }
 }
 

@@ -1,10 +1,22 @@
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, type Msg, type NatsConnection, type Subscription } from 'nats';
 
 /** What JetStream answers to a publish it stored. */
 export interface StoredAck {
   readonly seq: number;
   /** The stream had the message's id already: `seq` is the first copy's. */
   readonly duplicate: boolean;
+}
+
+/** One message to publish with an acknowledgement. */
+export interface AckedPublish {
+  readonly subject: string;
+  readonly data: Uint8Array;
+  /**
+   * The message's header block as NATS writes it (`NATS/1.0\r\n`, one
+   * `Key: value\r\n` line each, then `\r\n`), in ASCII: keys and values
+   * without line breaks or other characters outside it.
+   */
+  readonly headers: string;
 }
 
 /** JetStream refused a publish; `api_error` as nats.js reports it, so callers read both alike. */
@@ -19,7 +31,18 @@ export class JetStreamRefusal extends Error {
 interface Waiting {
   readonly resolve: (ack: StoredAck) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly batch: Batch;
+}
+
+/** The publishes of one call: their shared timer goes once none is waiting. */
+interface Batch {
+  timer?: NodeJS.Timeout;
+  waiting: number;
+}
+
+/** The part of nats.js's protocol handler a batch is written through (not in its typed API). */
+interface ProtocolWriter {
+  sendCommand(bytes: Uint8Array): void;
 }
 
 /**
@@ -27,39 +50,72 @@ interface Waiting {
  * subscription per connection, matched by a token. nats.js's `js.publish`
  * spent 40 to 50 µs of client CPU per append (a request object, a timer and
  * a promise race per call, and an Error built to cancel each request once
- * answered); this path 15 to 35 µs (`bench/probes/change-log-append-cost.js`). An
- * ingest appends once per change, so this is per change.
+ * answered). Its `publish` still costs, per message, a header object, a
+ * protocol line encoded into a buffer of its own and four buffers queued and
+ * copied again at the flush. Here the messages of one call are written as one
+ * buffer of protocol lines, headers and payloads, and share one timer. An
+ * ingest appends once per change, a thousand times in a big book's 1% poll
+ * (`bench/probes/change-log-append-cost.js`).
  */
 export class AckInbox {
   private bound?: { connection: NatsConnection; prefix: string; subscription: Subscription };
   private readonly waiting = new Map<string, Waiting>();
   private token = 0;
 
-  /** Publishes on `connection` and resolves with JetStream's acknowledgement, or rejects. */
+  /**
+   * Publishes on `connection`; each promise resolves with its message's
+   * acknowledgement, or rejects (a refusal, no answer within `timeoutMs`, or
+   * a connection that takes nothing more).
+   */
   publish(
     connection: NatsConnection,
-    subject: string,
-    data: Uint8Array,
-    meta: MsgHdrs,
+    publishes: readonly AckedPublish[],
     timeoutMs: number,
-  ): Promise<StoredAck> {
+  ): Promise<StoredAck>[] {
+    const refused = whyRefused(connection);
+    if (refused) return publishes.map(() => Promise.reject(refused));
     const prefix = this.inboxOn(connection);
-    const token = String(++this.token);
-    return new Promise<StoredAck>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(token);
-        reject(new Error(`no acknowledgement from JetStream within ${timeoutMs} ms (timeout)`));
-      }, timeoutMs);
-      timer.unref();
-      this.waiting.set(token, { resolve, reject, timer });
-      try {
-        connection.publish(subject, data, { headers: meta, reply: `${prefix}${token}` });
-      } catch (error) {
-        clearTimeout(timer);
-        this.waiting.delete(token);
-        reject(error instanceof Error ? error : new Error(String(error)));
+    const maxPayload = connection.info?.max_payload ?? Number.POSITIVE_INFINITY;
+    const tokens: string[] = [];
+    const commands: Command[] = [];
+    const batch: Batch = { waiting: 0 };
+    const acks = publishes.map((message) => {
+      const headerBytes = message.headers.length;
+      const length = headerBytes + message.data.length;
+      if (length > maxPayload) {
+        return Promise.reject(
+          new Error(`a message of ${length} bytes is over the server's limit of ${maxPayload}`),
+        );
       }
+      const token = String(++this.token);
+      tokens.push(token);
+      const line = `HPUB ${message.subject} ${prefix}${token} ${headerBytes} ${length}\r\n`;
+      commands.push({ line, headerBytes, message });
+      return new Promise<StoredAck>((resolve, reject) => this.waiting.set(token, { resolve, reject, batch }));
     });
+    if (tokens.length === 0) return acks;
+    batch.waiting = tokens.length;
+    const timer = setTimeout(() => {
+      for (const token of tokens) {
+        const waiting = this.waiting.get(token);
+        if (!waiting) continue;
+        this.waiting.delete(token);
+        waiting.reject(new Error(`no acknowledgement from JetStream within ${timeoutMs} ms (timeout)`));
+      }
+    }, timeoutMs);
+    timer.unref();
+    batch.timer = timer;
+    try {
+      writeAll(connection, commands);
+    } catch (error) {
+      clearTimeout(timer);
+      const reason = error instanceof Error ? error : new Error(String(error));
+      for (const token of tokens) {
+        this.waiting.get(token)?.reject(reason);
+        this.waiting.delete(token);
+      }
+    }
+    return acks;
   }
 
   private inboxOn(connection: NatsConnection): string {
@@ -79,11 +135,57 @@ export class AckInbox {
     const waiting = this.waiting.get(token);
     if (!waiting) return;
     this.waiting.delete(token);
-    clearTimeout(waiting.timer);
+    if (--waiting.batch.waiting === 0) clearTimeout(waiting.batch.timer);
     const outcome = readAck(message);
     if (outcome instanceof Error) waiting.reject(outcome);
     else waiting.resolve(outcome);
   }
+}
+
+/** Why `connection` takes no publish now, as nats.js's own `publish` would refuse it; undefined when it does. */
+function whyRefused(connection: NatsConnection): Error | undefined {
+  if (connection.isClosed()) return new Error('the NATS connection is closed');
+  if (connection.isDraining()) return new Error('the NATS connection is draining');
+  return undefined;
+}
+
+/** One `HPUB` command: its protocol line, and the message it announces. */
+interface Command {
+  readonly line: string;
+  readonly headerBytes: number;
+  readonly message: AckedPublish;
+}
+
+/**
+ * The commands as one buffer, handed to the connection's outbound queue,
+ * which sends it with what else is queued and holds it while the connection
+ * is reconnecting.
+ */
+function writeAll(connection: NatsConnection, commands: readonly Command[]): void {
+  // A subject may hold characters outside ASCII (three bytes at most each in UTF-8), so room
+  // for the longest line is taken and the buffer cut to what was written.
+  let room = 0;
+  for (const { line, headerBytes, message } of commands)
+    room += line.length * 3 + headerBytes + message.data.length + 2;
+  const bytes = Buffer.allocUnsafe(room);
+  let at = 0;
+  for (const { line, message } of commands) {
+    at += bytes.write(line, at, 'utf8');
+    at += bytes.write(message.headers, at, 'latin1');
+    bytes.set(message.data, at);
+    at += message.data.length;
+    bytes[at++] = 0x0d;
+    bytes[at++] = 0x0a;
+  }
+  writerOf(connection).sendCommand(bytes.subarray(0, at));
+}
+
+function writerOf(connection: NatsConnection): ProtocolWriter {
+  const protocol = (connection as unknown as { protocol?: Partial<ProtocolWriter> }).protocol;
+  if (typeof protocol?.sendCommand !== 'function') {
+    throw new Error('this nats.js has no protocol writer to publish through');
+  }
+  return protocol as ProtocolWriter;
 }
 
 /** The acknowledgement in a reply, or why there is none (no stream for the subject, a refusal). */

@@ -6,6 +6,8 @@ import {
   type ChainTail,
   type ChangeLog,
   type ChangeLogConflict,
+  type ChangePosition,
+  type LogAppend,
   describeConflict,
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
@@ -149,20 +151,7 @@ export class BookChangePublisher {
         }
       }
       if (!this.mayPublish()) return [];
-      const results = await Promise.allSettled(
-        round.map(async (frame) => {
-          const subject = DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId);
-          const tail = await this.tailOf(frame.matchId, subject);
-          if (!this.mayPublish()) throw new Error('the ingest lease was lost');
-          const position = await appendToChain(this.log, subject, frame.bytes, tail, {
-            id: frame.id,
-            mayAppend: this.mayPublish,
-            onConflict: (conflict, retry) => this.onConflict(frame.matchId, conflict, retry),
-          });
-          if (!position) throw new Error('the ingest lease was lost');
-          return position;
-        }),
-      );
+      const results = await Promise.allSettled(this.appendRound(round));
       const failed: PendingFrame[] = [];
       const appended: EncodedMatchChange[] = [];
       results.forEach((result, index) => {
@@ -188,6 +177,63 @@ export class BookChangePublisher {
     return [];
   }
 
+  /**
+   * Appends one frame per match. The frames after a position this term
+   * appended (every frame of a running ingest but a match's first) are
+   * written to NATS in one go; the others read the log's newest change of
+   * their match first.
+   */
+  private appendRound(round: readonly PendingFrame[]): Promise<ChangePosition>[] {
+    const subjects = round.map((frame) => DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId));
+    const tails = round.map((frame) => this.knownTail(frame.matchId));
+    const known: LogAppend[] = [];
+    round.forEach((frame, index) => {
+      const tail = tails[index];
+      if (tail) known.push({ subject: subjects[index], data: frame.bytes, tail, id: frame.id });
+    });
+    const sent = known.length > 0 ? this.log.appendAll(known) : [];
+    let next = 0;
+    return round.map((frame, index) => {
+      const tail = tails[index];
+      if (!tail) return this.appendFirst(frame, subjects[index]);
+      const attempt = sent[next++];
+      return attempt.then(
+        (seq) => ({ seq, prevSeq: tail.prevSeq }),
+        // A conflict (or any failure) goes the long way, which reads the log again and retries.
+        () => this.appendAfter(frame, subjects[index], tail, attempt),
+      );
+    });
+  }
+
+  /** A match's first append in this term, after the newest change the log holds of it. */
+  private async appendFirst(frame: PendingFrame, subject: string): Promise<ChangePosition> {
+    const tail = await this.readTail(frame.matchId, subject);
+    if (!this.mayPublish()) throw new Error('the ingest lease was lost');
+    return this.appendAfter(frame, subject, tail);
+  }
+
+  private async appendAfter(
+    frame: PendingFrame,
+    subject: string,
+    tail: ChainTail,
+    sent?: Promise<number>,
+  ): Promise<ChangePosition> {
+    const position = await appendToChain(
+      this.log,
+      subject,
+      frame.bytes,
+      tail,
+      {
+        id: frame.id,
+        mayAppend: this.mayPublish,
+        onConflict: (conflict, retry) => this.onConflict(frame.matchId, conflict, retry),
+      },
+      sent,
+    );
+    if (!position) throw new Error('the ingest lease was lost');
+    return position;
+  }
+
   /** What the log took goes out to the replicas, several changes to a message. */
   private emitChanges(changes: readonly EncodedMatchChange[]): void {
     const subject = DynamicSubjects.oddsChanges(this.book);
@@ -197,9 +243,14 @@ export class BookChangePublisher {
     }
   }
 
-  private async tailOf(matchId: number, subject: string): Promise<ChainTail> {
+  /** Where a match's next append joins its chain, when this term appended to it. */
+  private knownTail(matchId: number): ChainTail | undefined {
     const known = this.lastSeq.get(matchId);
-    if (known !== undefined) return { expectedLastSeq: known, prevSeq: known };
+    return known === undefined ? undefined : { expectedLastSeq: known, prevSeq: known };
+  }
+
+  /** Where the first append of a match in this term joins its chain, from the log. */
+  private async readTail(matchId: number, subject: string): Promise<ChainTail> {
     return tailAfter(await this.log.lastSeqOf(subject), this.recalled.get(matchId) ?? null);
   }
 

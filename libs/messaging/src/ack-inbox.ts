@@ -72,9 +72,13 @@ export class AckInbox {
     publishes: readonly AckedPublish[],
     timeoutMs: number,
   ): Promise<StoredAck>[] {
-    const refused = whyRefused(connection);
-    if (refused) return publishes.map(() => Promise.reject(refused));
-    const prefix = this.inboxOn(connection);
+    let prefix: string;
+    try {
+      prefix = this.inboxOn(connection);
+    } catch (error) {
+      const reason = error instanceof Error ? error : new Error(String(error));
+      return publishes.map(() => Promise.reject(reason));
+    }
     const maxPayload = connection.info?.max_payload ?? Number.POSITIVE_INFINITY;
     const tokens: string[] = [];
     const commands: Command[] = [];
@@ -118,7 +122,10 @@ export class AckInbox {
     return acks;
   }
 
+  /** The inbox prefix on `connection`; throws when the connection takes no publish now. */
   private inboxOn(connection: NatsConnection): string {
+    const refused = whyRefused(connection);
+    if (refused) throw refused;
     if (this.bound?.connection === connection) return this.bound.prefix;
     this.bound?.subscription.unsubscribe();
     const inbox = createInbox();

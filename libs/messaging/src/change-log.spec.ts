@@ -3,7 +3,7 @@ import { headers, MsgHdrsImpl } from 'nats';
 import {
   appendToChain,
   type ChainTail,
-  type ChangeLog,
+  ChangeLog,
   ChangeLogConflict,
   describeConflict,
   positionHeaders,
@@ -12,6 +12,7 @@ import {
   SEQ_HEADER,
   tailAfter,
 } from './change-log';
+import type { NatsLink } from './nats-link';
 
 /** A log of one subject that takes an append only when its expectation is the newest `seq`, as JetStream does. */
 function fakeLog(newest: number | null) {
@@ -163,5 +164,29 @@ describe('positionHeaders', () => {
         expect(positionOf(MsgHdrsImpl.decode((meta as MsgHdrsImpl).encode()))).toEqual(p);
       }),
     );
+  });
+});
+
+describe('ChangeLog appends while NATS is not connected', () => {
+  const disconnected = {
+    subjectPrefix: 'test',
+    currentConnection: () => {
+      throw new Error('NATS is not connected');
+    },
+  } as unknown as NatsLink;
+  const log = new ChangeLog(disconnected, { name: 'LOG', subjects: 'log.>', retentionMs: 60_000 });
+  const tail: ChainTail = { expectedLastSeq: 4, prevSeq: 4 };
+
+  it('fails each append of a round as a rejected promise, never by throwing at the caller', async () => {
+    let acks: Promise<number>[] = [];
+    expect(() => {
+      acks = log.appendAll([
+        { subject: 'log.1', data, tail, id: 'a' },
+        { subject: 'log.2', data, tail, id: 'b' },
+      ]);
+    }).not.toThrow();
+    expect(acks).toHaveLength(2);
+    for (const ack of acks) await expect(ack).rejects.toThrow('NATS is not connected');
+    await expect(log.append('log.3', data, tail)).rejects.toThrow('NATS is not connected');
   });
 });

@@ -7,7 +7,7 @@ import {
   type SeqMsgRequest,
   StorageType,
 } from 'nats';
-import { AckInbox } from './ack-inbox';
+import { AckInbox, type StoredAck } from './ack-inbox';
 import type { NatsLink } from './nats-link';
 import { qualifySubject, unqualifySubject } from './subject-prefix';
 
@@ -166,15 +166,22 @@ export class ChangeLog {
    */
   appendAll(appends: readonly LogAppend[]): Promise<number>[] {
     const prefix = this.link.subjectPrefix;
-    const acks = this.acks.publish(
-      this.link.currentConnection(),
-      appends.map(({ subject, data, tail, id }) => ({
-        subject: qualifySubject(prefix, subject),
-        data,
-        headers: appendHeaders(tail, id),
-      })),
-      APPEND_TIMEOUT_MS,
-    );
+    let acks: Promise<StoredAck>[];
+    try {
+      acks = this.acks.publish(
+        this.link.currentConnection(),
+        appends.map(({ subject, data, tail, id }) => ({
+          subject: qualifySubject(prefix, subject),
+          data,
+          headers: appendHeaders(tail, id),
+        })),
+        APPEND_TIMEOUT_MS,
+      );
+    } catch (error) {
+      // No connection (NATS is away): each append fails as any append does, for the caller's retry.
+      const reason = error instanceof Error ? error : new Error(String(error));
+      return appends.map(() => Promise.reject(reason));
+    }
     return acks.map((ack, index) =>
       ack.then(
         (stored) => stored.seq,

@@ -76,7 +76,7 @@ export class AckInbox {
     try {
       prefix = this.inboxOn(connection);
     } catch (error) {
-      const reason = error instanceof Error ? error : new Error(String(error));
+      const reason = asError(error);
       return publishes.map(() => Promise.reject(reason));
     }
     const maxPayload = connection.info?.max_payload ?? Number.POSITIVE_INFINITY;
@@ -113,7 +113,7 @@ export class AckInbox {
       writeAll(connection, commands);
     } catch (error) {
       clearTimeout(timer);
-      const reason = error instanceof Error ? error : new Error(String(error));
+      const reason = asError(error);
       for (const token of tokens) {
         this.waiting.get(token)?.reject(reason);
         this.waiting.delete(token);
@@ -147,6 +147,11 @@ export class AckInbox {
     if (outcome instanceof Error) waiting.reject(outcome);
     else waiting.resolve(outcome);
   }
+}
+
+/** What was thrown, as an Error a promise can reject with. */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }
 
 /** Why `connection` takes no publish now, as nats.js's own `publish` would refuse it; undefined when it does. */

@@ -7,7 +7,7 @@ import {
   type SeqMsgRequest,
   StorageType,
 } from 'nats';
-import { AckInbox, type StoredAck } from './ack-inbox';
+import { AckInbox, asError, type StoredAck } from './ack-inbox';
 import type { NatsLink } from './nats-link';
 import { qualifySubject, unqualifySubject } from './subject-prefix';
 
@@ -179,7 +179,7 @@ export class ChangeLog {
       );
     } catch (error) {
       // No connection (NATS is away): each append fails as any append does, for the caller's retry.
-      const reason = error instanceof Error ? error : new Error(String(error));
+      const reason = asError(error);
       return appends.map(() => Promise.reject(reason));
     }
     return acks.map((ack, index) =>

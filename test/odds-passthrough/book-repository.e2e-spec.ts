@@ -211,6 +211,27 @@ describe('BookRepository', () => {
     ]);
   });
 
+  it('marks a lone catalog-only match published and keeps its position; a lone first position has no previous', async () => {
+    const first = await repository.write('lone', rowsOnly([51, 52]));
+    await repository.writePublished('lone', first, {
+      positions: [{ matchId: 51, seq: 5, prevSeq: null }],
+      catalogMatches: [],
+      withRemovals: [],
+    });
+    const second = await repository.write('lone', rowsOnly([51]));
+    await repository.writePublished('lone', second, {
+      positions: [],
+      catalogMatches: [51],
+      withRemovals: [],
+    });
+
+    const { matches } = await repository.load('lone', 1000);
+    expect(matches.map((m) => [m.info.id, m.position, m.unpublished])).toEqual([
+      [51, { seq: 5, prevSeq: null }, false],
+      [52, null, true],
+    ]);
+  });
+
   it("seeds a restarted ingest from the selections' stored text: only what changed is announced again", async () => {
     const NOW = Date.parse('2026-11-21T12:00:00Z');
     const labelled = (book: IngestBook) => book.applyLabels(29, [{ number: 0, description: 'Match' }], NOW);

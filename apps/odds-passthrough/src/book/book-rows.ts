@@ -112,14 +112,43 @@ export function upsertMarkets(rows: string): string {
       selections = EXCLUDED.selections, removed_gen = NULL`;
 }
 
-/** Positions of published matches (`$2`-`$4`) for write `$5`: never lowered. */
+/**
+ * Positions of published matches for write `$5`, never lowered: `$2`-`$4`
+ * the ids, sequences and previous sequences as comma-separated lists (see
+ * `positionColumns`).
+ */
 export const RECORD_POSITIONS = `UPDATE odds.matches m SET published_gen = GREATEST(m.published_gen, $5),
     change_seq = CASE WHEN p.seq IS NOT NULL AND (m.change_seq IS NULL OR m.change_seq < p.seq)
       THEN p.seq ELSE m.change_seq END,
     prev_change_seq = CASE WHEN p.seq IS NOT NULL AND (m.change_seq IS NULL OR m.change_seq < p.seq)
       THEN p.prev ELSE m.prev_change_seq END
-  FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS p(id, seq, prev)
+  FROM unnest(string_to_array($2, ',')::bigint[], string_to_array($3, ',', '')::bigint[],
+    string_to_array($4, ',', '')::bigint[]) AS p(id, seq, prev)
   WHERE m.book = $1 AND m.id = p.id`;
+
+export interface PositionRow {
+  readonly matchId: number;
+  readonly seq: number | null;
+  readonly prevSeq: number | null;
+}
+
+/**
+ * `RECORD_POSITIONS`' three lists, an empty item for no position. A
+ * `bigint[]` parameter of a poll's thousand matches went through
+ * node-postgres's array encoder, which quotes and escapes every number as a
+ * string; a joined list of integers is one string per column.
+ */
+export function positionColumns(rows: readonly PositionRow[]): [string, string, string] {
+  const ids: number[] = [];
+  const seqs: (number | string)[] = [];
+  const prevs: (number | string)[] = [];
+  for (const row of rows) {
+    ids.push(row.matchId);
+    seqs.push(row.seq ?? '');
+    prevs.push(row.prevSeq ?? '');
+  }
+  return [ids.join(','), seqs.join(','), prevs.join(',')];
+}
 
 export function matchRowsJson(rows: readonly StoredMatch[]): string {
   return JSON.stringify(rows.map((m) => ({ body: m.info, ts: m.ts })));

@@ -15,6 +15,7 @@ import {
   type MatchRow,
   matchRowsJson,
   RECORD_POSITIONS,
+  positionColumns,
   storedMarket,
   storedMatch,
   storedSeedMarket,
@@ -256,13 +257,7 @@ export class BookRepository {
       ...published.positions,
       ...published.catalogMatches.map((matchId) => ({ matchId, seq: null, prevSeq: null })),
     ];
-    const positionsOf = (rows: typeof positions) => [
-      book,
-      rows.map((r) => r.matchId),
-      rows.map((r) => r.seq),
-      rows.map((r) => r.prevSeq),
-      gen,
-    ];
+    const positionsOf = (rows: typeof positions) => [book, ...positionColumns(rows), gen];
     if (published.withRemovals.length === 0 && positions.length <= BATCH) {
       if (positions.length > 0) await this.dataSource.query(RECORD_POSITIONS, positionsOf(positions));
       return;

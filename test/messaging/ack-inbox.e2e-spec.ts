@@ -127,6 +127,58 @@ describe('AckInbox against the real NATS', () => {
     await expect(small).resolves.toEqual({ seq: 3, duplicate: false });
   });
 
+  it('asks a reply for the last message only when acknowledging the last, and writes all of them', async () => {
+    const inbox = new AckInbox();
+    const heard: { data: string; reply: string | undefined }[] = [];
+    const listener = connection.subscribe(`${subject}.chain.>`, {
+      callback: (error, message) => {
+        if (!error) heard.push({ data: Buffer.from(message.data).toString(), reply: message.reply });
+      },
+    });
+    await connection.flush();
+    const payloads = Array.from({ length: 5 }, (_, index) => `chain-${index}`);
+    answers.set('chain-4', '{"stream":"LOG","seq":44}');
+    const last = inbox.publishAckingLast(
+      connection,
+      payloads.map((payload, index) => ({
+        subject: `${subject}.chain.${index}`,
+        data: Buffer.from(payload),
+        headers: HEADERS,
+      })),
+      2_000,
+    );
+    await expect(last).resolves.toEqual({ seq: 44, duplicate: false });
+    expect(heard.map(({ data }) => data)).toEqual(payloads);
+    expect(heard.map(({ reply }) => reply !== undefined && reply !== '')).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    listener.unsubscribe();
+  });
+
+  it("writes nothing of a call acknowledging the last when one message is over the server's limit", async () => {
+    const inbox = new AckInbox();
+    let heard = 0;
+    const listener = connection.subscribe(`${subject}.whole.>`, { callback: () => heard++ });
+    await connection.flush();
+    const limit = connection.info?.max_payload ?? 1024 * 1024;
+    const last = inbox.publishAckingLast(
+      connection,
+      [
+        { subject: `${subject}.whole.big`, data: Buffer.alloc(limit + 1), headers: HEADERS },
+        { subject: `${subject}.whole.small`, data: Buffer.from('small'), headers: HEADERS },
+      ],
+      2_000,
+    );
+    await expect(last).rejects.toThrow("over the server's limit");
+    await connection.flush();
+    expect(heard).toBe(0);
+    listener.unsubscribe();
+  });
+
   it('refuses every publish on a closed connection at once', async () => {
     const closed = await connect({ servers: NATS_URL });
     await closed.close();

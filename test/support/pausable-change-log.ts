@@ -4,6 +4,7 @@ import {
   ChangeLog,
   type ChangePosition,
   type LogAppend,
+  type LoggedTip,
   NatsLink,
   type NatsEventClient,
   positionOf,
@@ -31,16 +32,27 @@ export class PausableChangeLog extends ChangeLog {
     this.loseAnswer = true;
   }
 
-  /** Every append goes through here, one at a time (`append`) or a round of them. */
+  /** Every append goes through here or `appendChain`, one at a time (`append`) or a round of them. */
   override appendAll(appends: readonly LogAppend[]): Promise<number>[] {
+    return this.held(appends, () => super.appendAll(appends));
+  }
+
+  override appendChain(
+    appends: readonly (LogAppend & { readonly id: string })[],
+    after: LoggedTip,
+  ): Promise<number>[] {
+    return this.held(appends, () => super.appendChain(appends, after));
+  }
+
+  private held(appends: readonly LogAppend[], send: () => Promise<number>[]): Promise<number>[] {
     const pause = this.pause;
     const loseAnswer = this.loseAnswer;
     this.pause = undefined;
     this.loseAnswer = false;
-    if (!pause && !loseAnswer) return super.appendAll(appends);
+    if (!pause && !loseAnswer) return send();
     const sent = (async () => {
       await pause?.();
-      return super.appendAll(appends);
+      return send();
     })();
     return appends.map(async (_, index) => {
       const seq = await (await sent)[index];

@@ -55,7 +55,8 @@ interface ProtocolWriter {
  * copied again at the flush. Here the messages of one call are written as one
  * buffer of protocol lines, headers and payloads, and share one timer. An
  * ingest appends once per change, a thousand times in a big book's 1% poll
- * (`bench/probes/change-log-append-cost.js`).
+ * (`bench/probes/change-log-append-cost.js`); `publishAckingLast` spares it
+ * all but one of the acknowledgements when the stream can vouch for the rest.
  */
 export class AckInbox {
   private bound?: { connection: NatsConnection; prefix: string; subscription: Subscription };
@@ -72,30 +73,67 @@ export class AckInbox {
     publishes: readonly AckedPublish[],
     timeoutMs: number,
   ): Promise<StoredAck>[] {
+    const oversized = publishes.map((message) => oversizedOn(connection, message));
+    const sent = publishes.filter((_, index) => !oversized[index]);
+    const acks = this.send(connection, sent, timeoutMs, true);
+    let next = 0;
+    return oversized.map((reason) => (reason ? Promise.reject(reason) : acks[next++]));
+  }
+
+  /**
+   * Publishes on `connection` asking an acknowledgement of the last message
+   * only: the others go without a reply subject, and JetStream answers
+   * nothing for them, whether it takes them or not. The promise is the last
+   * message's, as `publish` would give it; a message over the server's limit
+   * fails the call before anything is written.
+   */
+  publishAckingLast(
+    connection: NatsConnection,
+    publishes: readonly AckedPublish[],
+    timeoutMs: number,
+  ): Promise<StoredAck> {
+    for (const message of publishes) {
+      const reason = oversizedOn(connection, message);
+      if (reason) return Promise.reject(reason);
+    }
+    const acks = this.send(connection, publishes, timeoutMs, false);
+    return acks[0] ?? Promise.reject(new Error('nothing to publish'));
+  }
+
+  /** Writes `publishes` in one go; a promise per message asking a reply (every one, or the last only). */
+  private send(
+    connection: NatsConnection,
+    publishes: readonly AckedPublish[],
+    timeoutMs: number,
+    ackEach: boolean,
+  ): Promise<StoredAck>[] {
     let prefix: string;
     try {
       prefix = this.inboxOn(connection);
     } catch (error) {
       const reason = asError(error);
-      return publishes.map(() => Promise.reject(reason));
+      return ackEach ? publishes.map(() => Promise.reject(reason)) : [Promise.reject(reason)];
     }
-    const maxPayload = connection.info?.max_payload ?? Number.POSITIVE_INFINITY;
     const tokens: string[] = [];
     const commands: Command[] = [];
     const batch: Batch = { waiting: 0 };
-    const acks = publishes.map((message) => {
+    const acks: Promise<StoredAck>[] = [];
+    publishes.forEach((message, index) => {
       const headerBytes = message.headers.length;
       const length = headerBytes + message.data.length;
-      if (length > maxPayload) {
-        return Promise.reject(
-          new Error(`a message of ${length} bytes is over the server's limit of ${maxPayload}`),
-        );
+      if (!ackEach && index < publishes.length - 1) {
+        commands.push({ line: `HPUB ${message.subject} ${headerBytes} ${length}\r\n`, message });
+        return;
       }
       const token = String(++this.token);
       tokens.push(token);
-      const line = `HPUB ${message.subject} ${prefix}${token} ${headerBytes} ${length}\r\n`;
-      commands.push({ line, headerBytes, message });
-      return new Promise<StoredAck>((resolve, reject) => this.waiting.set(token, { resolve, reject, batch }));
+      commands.push({
+        line: `HPUB ${message.subject} ${prefix}${token} ${headerBytes} ${length}\r\n`,
+        message,
+      });
+      acks.push(
+        new Promise<StoredAck>((resolve, reject) => this.waiting.set(token, { resolve, reject, batch })),
+      );
     });
     if (tokens.length === 0) return acks;
     batch.waiting = tokens.length;
@@ -154,6 +192,15 @@ export function asError(thrown: unknown): Error {
   return thrown instanceof Error ? thrown : new Error(String(thrown));
 }
 
+/** Why the server would refuse `message` for its size; undefined when it would not. */
+function oversizedOn(connection: NatsConnection, message: AckedPublish): Error | undefined {
+  const maxPayload = connection.info?.max_payload ?? Number.POSITIVE_INFINITY;
+  const length = message.headers.length + message.data.length;
+  return length > maxPayload
+    ? new Error(`a message of ${length} bytes is over the server's limit of ${maxPayload}`)
+    : undefined;
+}
+
 /** Why `connection` takes no publish now, as nats.js's own `publish` would refuse it; undefined when it does. */
 function whyRefused(connection: NatsConnection): Error | undefined {
   if (connection.isClosed()) return new Error('the NATS connection is closed');
@@ -164,7 +211,6 @@ function whyRefused(connection: NatsConnection): Error | undefined {
 /** One `HPUB` command: its protocol line, and the message it announces. */
 interface Command {
   readonly line: string;
-  readonly headerBytes: number;
   readonly message: AckedPublish;
 }
 
@@ -177,8 +223,8 @@ function writeAll(connection: NatsConnection, commands: readonly Command[]): voi
   // A subject may hold characters outside ASCII (three bytes at most each in UTF-8), so room
   // for the longest line is taken and the buffer cut to what was written.
   let room = 0;
-  for (const { line, headerBytes, message } of commands)
-    room += line.length * 3 + headerBytes + message.data.length + 2;
+  for (const { line, message } of commands)
+    room += line.length * 3 + message.headers.length + message.data.length + 2;
   const bytes = Buffer.allocUnsafe(room);
   let at = 0;
   for (const { line, message } of commands) {

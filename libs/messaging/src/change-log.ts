@@ -54,6 +54,7 @@ export class ChangeLogConflict extends Error {
 /** JetStream's headers for deduplication and for a conditional append. */
 const MSG_ID_HEADER = 'Nats-Msg-Id';
 const EXPECTED_LAST_SUBJECT_SEQ_HEADER = 'Nats-Expected-Last-Subject-Sequence';
+const EXPECTED_LAST_MSG_ID_HEADER = 'Nats-Expected-Last-Msg-Id';
 
 /** JetStream's error code for a publish whose expected last subject sequence did not match. */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -91,6 +92,12 @@ export interface LoggedChange {
   /** Without the deployment prefix. */
   readonly subject: string;
   readonly data: Uint8Array;
+}
+
+/** The log's newest message, as the appender that wrote it knows it. */
+export interface LoggedTip {
+  readonly id: string;
+  readonly seq: number;
 }
 
 /** One change to append: see `ChangeLog.append`. */
@@ -192,6 +199,53 @@ export class ChangeLog {
           }
           throw error;
         },
+      ),
+    );
+  }
+
+  /**
+   * Appends several changes, each with an id never appended before, as
+   * `appendAll` would, when the log's newest message is `after`; cheaper, as
+   * JetStream is asked to acknowledge the last change only. Each change
+   * expects the one before it (the first, `after`) to be the log's newest
+   * message, so the log takes them in order with nothing between them, and
+   * takes the last only once it took all the others. An acknowledgement of
+   * the last at `after.seq` plus their count therefore gives every change's
+   * `seq`. Any other outcome (another appender came first, a change's own
+   * expectation was not met, a purge moved the sequence, NATS did not
+   * answer) appends them again one by one with `appendAll`, under the same
+   * ids, so those the log took keep their `seq` and none is logged twice.
+   */
+  appendChain(
+    appends: readonly (LogAppend & { readonly id: string })[],
+    after: LoggedTip,
+  ): Promise<number>[] {
+    if (appends.length === 0) return [];
+    const prefix = this.link.subjectPrefix;
+    let last: Promise<StoredAck>;
+    try {
+      last = this.acks.publishAckingLast(
+        this.link.currentConnection(),
+        appends.map(({ subject, data, tail, id }, index) => ({
+          subject: qualifySubject(prefix, subject),
+          data,
+          headers: appendHeaders(tail, id, index === 0 ? after.id : appends[index - 1].id),
+        })),
+        APPEND_TIMEOUT_MS,
+      );
+    } catch {
+      return this.appendAll(appends);
+    }
+    const whole = last.then((stored) => {
+      if (stored.duplicate || stored.seq !== after.seq + appends.length) {
+        throw new Error('the log did not take the chain whole after its tip');
+      }
+    });
+    let oneByOne: Promise<number>[] | undefined;
+    return appends.map((_, index) =>
+      whole.then(
+        () => after.seq + 1 + index,
+        () => (oneByOne ??= this.appendAll(appends))[index],
       ),
     );
   }
@@ -332,9 +386,10 @@ export function positionHeaders(position: ChangePosition): MsgHdrs {
  * constants, the values digits and the ingests' append ids (a run's UUID and
  * a counter), none with a line break.
  */
-function appendHeaders(tail: ChainTail, id: string | undefined): string {
+function appendHeaders(tail: ChainTail, id: string | undefined, afterId?: string): string {
   let block = 'NATS/1.0\r\n';
   if (id !== undefined) block += `${MSG_ID_HEADER}: ${id}\r\n`;
+  if (afterId !== undefined) block += `${EXPECTED_LAST_MSG_ID_HEADER}: ${afterId}\r\n`;
   block += `${EXPECTED_LAST_SUBJECT_SEQ_HEADER}: ${tail.expectedLastSeq}\r\n`;
   if (tail.prevSeq !== null) block += `${PREV_SEQ_HEADER}: ${tail.prevSeq}\r\n`;
   return `${block}\r\n`;

@@ -8,6 +8,7 @@ import {
   type ChangeLogConflict,
   type ChangePosition,
   type LogAppend,
+  type LoggedTip,
   describeConflict,
   DynamicSubjects,
   NATS_RECONNECT_BACKOFF,
@@ -64,6 +65,13 @@ export class BookChangePublisher {
    * nothing of the match.
    */
   private readonly recalled = new Map<number, number>();
+  /**
+   * The log's newest message when this term appended it: the last of a
+   * round that went out whole. Rounds after it go as one chain
+   * (`ChangeLog.appendChain`); undefined after a failure, so a chain holds
+   * only frames never sent before.
+   */
+  private tip?: LoggedTip;
   private readonly run = randomUUID();
   private counter = 0;
   private ready?: Promise<void>;
@@ -92,6 +100,7 @@ export class BookChangePublisher {
     this.stopped = false;
     this.lastSeq.clear();
     this.recalled.clear();
+    this.tip = undefined;
     this.ready = this.prepare();
   }
 
@@ -114,9 +123,12 @@ export class BookChangePublisher {
   async publish(frames: readonly MatchFrame[]): Promise<MatchPosition[]> {
     // A frame is under a few KB: Buffer.from takes it out of Node's shared pool, where
     // TextEncoder gives each its own backing store for the GC to track (2.5x the CPU).
-    let pending: PendingFrame[] = frames.map((frame) => ({
-      ...frame,
-      bytes: Buffer.from(frame.frame, 'utf8'),
+    let pending: PendingFrame[] = frames.map(({ sportId, matchId, frame, update }) => ({
+      sportId,
+      matchId,
+      frame,
+      update,
+      bytes: Buffer.from(frame, 'utf8'),
       id: `${this.run}:${++this.counter}`,
     }));
     const positions: MatchPosition[] = [];
@@ -154,6 +166,7 @@ export class BookChangePublisher {
       const results = await Promise.allSettled(this.appendRound(round));
       const failed: PendingFrame[] = [];
       const appended: EncodedMatchChange[] = [];
+      this.tip = undefined;
       results.forEach((result, index) => {
         const frame = round[index];
         if (result.status === 'rejected') {
@@ -162,12 +175,16 @@ export class BookChangePublisher {
           return;
         }
         const position = result.value;
+        if (position.seq > (this.tip?.seq ?? 0)) this.tip = { id: frame.id, seq: position.seq };
         this.lastSeq.set(frame.matchId, position.seq);
         appended.push({ position, text: frame.frame, frame: frame.update, bytes: frame.bytes });
         positions.push({ matchId: frame.matchId, ...position });
       });
       this.emitChanges(appended);
-      if (failed.length > 0) return [...failed, ...later];
+      if (failed.length > 0) {
+        this.tip = undefined;
+        return [...failed, ...later];
+      }
       if (this.failing) {
         this.failing = false;
         this.logger.log('The change log takes frames again');
@@ -180,18 +197,22 @@ export class BookChangePublisher {
   /**
    * Appends one frame per match. The frames after a position this term
    * appended (every frame of a running ingest but a match's first) are
-   * written to NATS in one go; the others read the log's newest change of
+   * written to NATS in one go, as one chain after the previous round when
+   * every frame is such a frame; the others read the log's newest change of
    * their match first.
    */
   private appendRound(round: readonly PendingFrame[]): Promise<ChangePosition>[] {
     const subjects = round.map((frame) => DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId));
     const tails = round.map((frame) => this.knownTail(frame.matchId));
-    const known: LogAppend[] = [];
+    const known: (LogAppend & { id: string })[] = [];
     round.forEach((frame, index) => {
       const tail = tails[index];
       if (tail) known.push({ subject: subjects[index], data: frame.bytes, tail, id: frame.id });
     });
-    const sent = known.length > 0 ? this.log.appendAll(known) : [];
+    const tip = known.length === round.length ? this.tip : undefined;
+    let sent: Promise<number>[] = [];
+    if (tip !== undefined) sent = this.log.appendChain(known, tip);
+    else if (known.length > 0) sent = this.log.appendAll(known);
     let next = 0;
     return round.map((frame, index) => {
       const tail = tails[index];

@@ -79,17 +79,24 @@ function sameSelections(resolved: ResolvedMarket, locked: boolean, told: readonl
 
 function toSelections(resolved: ResolvedMarket, locked: boolean, version: number): Selection[] {
   const status = locked ? 'locked' : 'unlocked';
-  return resolved.outcomes.map((o) => ({
-    market_key: resolved.marketKey,
-    market_name: resolved.name,
-    period: resolved.period,
-    bet_name: o.bet_name,
-    ...(o.line === undefined ? {} : { line: o.line }),
-    price: o.price,
-    decimal: o.decimal,
-    status,
-    version,
-    cutoff_at: resolved.cutoffAt,
-    limit: resolved.limit,
-  }));
+  const { marketKey: market_key, name: market_name, period, cutoffAt: cutoff_at, limit } = resolved;
+  // Two literals in the public key order, not a spread of an optional line: this runs for every
+  // selection of every market a poll changes.
+  return resolved.outcomes.map(({ bet_name, line, price, decimal }): Selection =>
+    line === undefined
+      ? { market_key, market_name, period, bet_name, price, decimal, status, version, cutoff_at, limit }
+      : {
+          market_key,
+          market_name,
+          period,
+          bet_name,
+          line,
+          price,
+          decimal,
+          status,
+          version,
+          cutoff_at,
+          limit,
+        },
+  );
 }

@@ -50,12 +50,14 @@ export function resolveMarket(
     cutoffAt,
     cutoffMs: Date.parse(cutoffAt),
     limit,
-    outcomes: market.prices.map((p) => ({
-      bet_name: share(betName(matchup, market, p)),
-      ...(withLine && p.points !== undefined ? { line: p.points } : {}),
-      price: p.price,
-      decimal: americanToDecimal(p.price),
-    })),
+    outcomes: market.prices.map((p): ResolvedOutcome => {
+      const bet_name = share(betName(matchup, market, p));
+      const decimal = americanToDecimal(p.price);
+      // Two literals, not a spread of an optional part: one outcome per price per poll.
+      return withLine && p.points !== undefined
+        ? { bet_name, line: p.points, price: p.price, decimal }
+        : { bet_name, price: p.price, decimal };
+    }),
   };
 }
 

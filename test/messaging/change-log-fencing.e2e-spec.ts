@@ -1,4 +1,4 @@
-import { ChangeLog, ChangeLogConflict, type NatsLink } from '@app/messaging';
+import { type ChainOutcome, ChangeLog, ChangeLogConflict, type NatsLink } from '@app/messaging';
 import { connectUnderOwnPrefix, dropLog } from '../support/pausable-change-log';
 
 const encoder = new TextEncoder();
@@ -86,6 +86,11 @@ describe('ChangeLog appends against the real NATS', () => {
   });
 
   describe('appendChain', () => {
+    /** The appends of a chain the log did not take whole, made again one by one. */
+    const oneByOne = (outcome: ChainOutcome): Promise<number>[] => {
+      if ('seqs' in outcome) throw new Error('the log took the chain whole');
+      return outcome.oneByOne;
+    };
     /** Every message the stream holds of `subjects`, as [subject, seq, data]. */
     const held = async (subjects: string[], after = 0) => {
       const rows: [string, number, string][] = [];
@@ -117,7 +122,9 @@ describe('ChangeLog appends against the real NATS', () => {
         tipId,
       );
       const appends = chainOf('chain', 50, new Map());
-      const seqs = await Promise.all(log.appendChain(appends, { id: tipId, seq: tipSeq }));
+      const outcome = await log.appendChain(appends, { id: tipId, seq: tipSeq });
+      if (!('seqs' in outcome)) throw new Error('the chain was appended again one by one');
+      const { seqs } = outcome;
       const stored = await held(appends.map((append) => append.subject));
       expect(stored.map(([subject, seq]) => [subject, seq])).toEqual(
         appends.map((append, i) => [append.subject, seqs[i]]),
@@ -138,7 +145,7 @@ describe('ChangeLog appends against the real NATS', () => {
         prevSeq: null,
       });
       const appends = chainOf('other', 20, new Map());
-      const seqs = await Promise.all(log.appendChain(appends, { id: tipId, seq: tipSeq }));
+      const seqs = await Promise.all(oneByOne(await log.appendChain(appends, { id: tipId, seq: tipSeq })));
       expect(Math.min(...seqs)).toBeGreaterThan(intruder);
       const stored = await held(appends.map((append) => append.subject));
       expect(stored).toEqual(appends.map((append, i) => [append.subject, seqs[i], `other-${i}`]));
@@ -158,7 +165,9 @@ describe('ChangeLog appends against the real NATS', () => {
         expectedLastSeq: 0,
         prevSeq: null,
       });
-      const results = await Promise.allSettled(log.appendChain(appends, { id: tipId, seq: tipSeq }));
+      const results = await Promise.allSettled(
+        oneByOne(await log.appendChain(appends, { id: tipId, seq: tipSeq })),
+      );
       expect(results.map((result) => result.status)).toEqual(
         appends.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')),
       );
@@ -186,7 +195,12 @@ describe('ChangeLog appends against the real NATS', () => {
         data: new Uint8Array((link.currentConnection().info?.max_payload ?? 0) + 1),
       };
       const results = await Promise.allSettled(
-        log.appendChain([...appends.slice(0, 2), large, ...appends.slice(3)], { id: tipId, seq: tipSeq }),
+        oneByOne(
+          await log.appendChain([...appends.slice(0, 2), large, ...appends.slice(3)], {
+            id: tipId,
+            seq: tipSeq,
+          }),
+        ),
       );
       expect(results.map((result) => result.status)).toEqual([
         'fulfilled',
@@ -215,7 +229,7 @@ describe('ChangeLog appends against the real NATS', () => {
       // What raising the log's floor does (ChangeLog.raiseFloor): the next seq jumps ahead.
       await (await link.jetStreamManager()).streams.purge(log.streamName, { seq: tipSeq + 100 });
       const appends = chainOf('purged', 5, new Map());
-      const seqs = await Promise.all(log.appendChain(appends, { id: tipId, seq: tipSeq }));
+      const seqs = await Promise.all(oneByOne(await log.appendChain(appends, { id: tipId, seq: tipSeq })));
       expect(Math.min(...seqs)).toBeGreaterThanOrEqual(tipSeq + 100);
       const stored = await held(
         appends.map((append) => append.subject),

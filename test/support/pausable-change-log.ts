@@ -3,6 +3,7 @@ import type { MsgHdrs } from 'nats';
 import {
   ChangeLog,
   type ChangePosition,
+  type ChainOutcome,
   type LogAppend,
   type LoggedTip,
   NatsLink,
@@ -37,11 +38,23 @@ export class PausableChangeLog extends ChangeLog {
     return this.held(appends, () => super.appendAll(appends));
   }
 
-  override appendChain(
+  override async appendChain(
     appends: readonly (LogAppend & { readonly id: string })[],
     after: LoggedTip,
-  ): Promise<number>[] {
-    return this.held(appends, () => super.appendChain(appends, after));
+  ): Promise<ChainOutcome> {
+    const pause = this.pause;
+    const loseAnswer = this.loseAnswer;
+    this.pause = undefined;
+    this.loseAnswer = false;
+    await pause?.();
+    const outcome = await super.appendChain(appends, after);
+    if (!loseAnswer) return outcome;
+    const seqs = 'seqs' in outcome ? outcome.seqs.map((seq) => Promise.resolve(seq)) : outcome.oneByOne;
+    return {
+      oneByOne: seqs.map((seq, index) =>
+        index === 0 ? seq.then(() => Promise.reject(new Error('TIMEOUT'))) : seq,
+      ),
+    };
   }
 
   private held(appends: readonly LogAppend[], send: () => Promise<number>[]): Promise<number>[] {

@@ -100,6 +100,13 @@ export interface LoggedTip {
   readonly seq: number;
 }
 
+/**
+ * What `ChangeLog.appendChain` did: every change's `seq`, when the log took
+ * the chain whole; else the changes appended again one by one, a promise
+ * each, as `appendAll` gives them.
+ */
+export type ChainOutcome = { readonly seqs: readonly number[] } | { readonly oneByOne: Promise<number>[] };
+
 /** One change to append: see `ChangeLog.append`. */
 export interface LogAppend {
   /** Without the deployment prefix. */
@@ -216,15 +223,14 @@ export class ChangeLog {
    * answer) appends them again one by one with `appendAll`, under the same
    * ids, so those the log took keep their `seq` and none is logged twice.
    */
-  appendChain(
+  async appendChain(
     appends: readonly (LogAppend & { readonly id: string })[],
     after: LoggedTip,
-  ): Promise<number>[] {
-    if (appends.length === 0) return [];
+  ): Promise<ChainOutcome> {
+    if (appends.length === 0) return { seqs: [] };
     const prefix = this.link.subjectPrefix;
-    let last: Promise<StoredAck>;
     try {
-      last = this.acks.publishAckingLast(
+      const last = await this.acks.publishAckingLast(
         this.link.currentConnection(),
         appends.map(({ subject, data, tail, id }, index) => ({
           subject: qualifySubject(prefix, subject),
@@ -233,21 +239,13 @@ export class ChangeLog {
         })),
         APPEND_TIMEOUT_MS,
       );
-    } catch {
-      return this.appendAll(appends);
-    }
-    const whole = last.then((stored) => {
-      if (stored.duplicate || stored.seq !== after.seq + appends.length) {
-        throw new Error('the log did not take the chain whole after its tip');
+      if (!last.duplicate && last.seq === after.seq + appends.length) {
+        return { seqs: appends.map((_, index) => after.seq + 1 + index) };
       }
-    });
-    let oneByOne: Promise<number>[] | undefined;
-    return appends.map((_, index) =>
-      whole.then(
-        () => after.seq + 1 + index,
-        () => (oneByOne ??= this.appendAll(appends))[index],
-      ),
-    );
+    } catch {
+      // Refused, unanswered or not sent: appended again one by one below.
+    }
+    return { oneByOne: this.appendAll(appends) };
   }
 
   /** The newest `seq` appended (0 while the log is empty). */

@@ -115,15 +115,26 @@ export function updateFrame(
   removedMarketKeys: readonly string[],
   position?: ChangePosition,
 ): UpdateFrame {
-  return {
-    type: 'update',
-    ...(position ? { seq: position.seq, prev_seq: position.prevSeq } : {}),
-    match_id: matchId,
-    sport_id: sportId,
-    ts,
-    selections,
-    removed_market_keys: removedMarketKeys,
-  };
+  // Two literals, not a spread of the optional position: the ingest builds one per changed match.
+  return position
+    ? {
+        type: 'update',
+        seq: position.seq,
+        prev_seq: position.prevSeq,
+        match_id: matchId,
+        sport_id: sportId,
+        ts,
+        selections,
+        removed_market_keys: removedMarketKeys,
+      }
+    : {
+        type: 'update',
+        match_id: matchId,
+        sport_id: sportId,
+        ts,
+        selections,
+        removed_market_keys: removedMarketKeys,
+      };
 }
 
 /**

@@ -163,7 +163,7 @@ export class BookChangePublisher {
         }
       }
       if (!this.mayPublish()) return [];
-      const results = await Promise.allSettled(this.appendRound(round));
+      const results = await this.appendRound(round);
       const failed: PendingFrame[] = [];
       const appended: EncodedMatchChange[] = [];
       this.tip = undefined;
@@ -201,7 +201,7 @@ export class BookChangePublisher {
    * every frame is such a frame; the others read the log's newest change of
    * their match first.
    */
-  private appendRound(round: readonly PendingFrame[]): Promise<ChangePosition>[] {
+  private async appendRound(round: readonly PendingFrame[]): Promise<PromiseSettledResult<ChangePosition>[]> {
     const subjects = round.map((frame) => DynamicSubjects.oddsLog(this.book, frame.sportId, frame.matchId));
     const tails = round.map((frame) => this.knownTail(frame.matchId));
     const known: (LogAppend & { id: string })[] = [];
@@ -211,19 +211,32 @@ export class BookChangePublisher {
     });
     const tip = known.length === round.length ? this.tip : undefined;
     let sent: Promise<number>[] = [];
-    if (tip !== undefined) sent = this.log.appendChain(known, tip);
-    else if (known.length > 0) sent = this.log.appendAll(known);
+    if (tip !== undefined) {
+      const outcome = await this.log.appendChain(known, tip);
+      if ('seqs' in outcome) {
+        // The whole round was taken: its positions, with no promise per frame.
+        return known.map(({ tail }, index) => ({
+          status: 'fulfilled',
+          value: { seq: outcome.seqs[index], prevSeq: tail.prevSeq },
+        }));
+      }
+      sent = outcome.oneByOne;
+    } else if (known.length > 0) {
+      sent = this.log.appendAll(known);
+    }
     let next = 0;
-    return round.map((frame, index) => {
-      const tail = tails[index];
-      if (!tail) return this.appendFirst(frame, subjects[index]);
-      const attempt = sent[next++];
-      return attempt.then(
-        (seq) => ({ seq, prevSeq: tail.prevSeq }),
-        // A conflict (or any failure) goes the long way, which reads the log again and retries.
-        () => this.appendAfter(frame, subjects[index], tail, attempt),
-      );
-    });
+    return Promise.allSettled(
+      round.map((frame, index) => {
+        const tail = tails[index];
+        if (!tail) return this.appendFirst(frame, subjects[index]);
+        const attempt = sent[next++];
+        return attempt.then(
+          (seq) => ({ seq, prevSeq: tail.prevSeq }),
+          // A conflict (or any failure) goes the long way, which reads the log again and retries.
+          () => this.appendAfter(frame, subjects[index], tail, attempt),
+        );
+      }),
+    );
   }
 
   /** A match's first append in this term, after the newest change the log holds of it. */

@@ -1,5 +1,6 @@
 import { matchFields, publicMatch } from './public-match';
 import { selectionInOrder, type Selection } from './selection';
+import { updateFrame } from '../book-messages';
 
 /** What a PostgreSQL jsonb column gives back: the same object, keys sorted by length, then bytes. */
 function asJsonb<T extends object>(value: T): T {
@@ -62,5 +63,14 @@ describe('public field order', () => {
     for (const published of [withLine, withoutLine as Selection]) {
       expect(JSON.stringify(selectionInOrder(asJsonb(published)))).toBe(JSON.stringify(published));
     }
+  });
+
+  it('writes an update frame in its wire order, with a position and without', () => {
+    expect(JSON.stringify(updateFrame(7, 29, 100, [], ['k'], { seq: 12, prevSeq: null }))).toBe(
+      '{"type":"update","seq":12,"prev_seq":null,"match_id":7,"sport_id":29,"ts":100,"selections":[],"removed_market_keys":["k"]}',
+    );
+    expect(JSON.stringify(updateFrame(7, 29, 100, [], []))).toBe(
+      '{"type":"update","match_id":7,"sport_id":29,"ts":100,"selections":[],"removed_market_keys":[]}',
+    );
   });
 });

@@ -25,19 +25,23 @@ export type SelectionStatus = 'locked' | 'unlocked';
  * book must serialise it to the same bytes as one that heard it on NATS.
  */
 export function selectionInOrder(selection: Selection): Selection {
-  return {
-    market_key: selection.market_key,
-    market_name: selection.market_name,
-    period: selection.period,
-    bet_name: selection.bet_name,
-    ...(selection.line === undefined ? {} : { line: selection.line }),
-    price: selection.price,
-    decimal: selection.decimal,
-    status: selection.status,
-    version: selection.version,
-    cutoff_at: selection.cutoff_at,
-    limit: selection.limit,
-  };
+  const {
+    market_key,
+    market_name,
+    period,
+    bet_name,
+    line,
+    price,
+    decimal,
+    status,
+    version,
+    cutoff_at,
+    limit,
+  } = selection;
+  // Two literals, not a spread of an optional line: a load reads every selection of the book.
+  return line === undefined
+    ? { market_key, market_name, period, bet_name, price, decimal, status, version, cutoff_at, limit }
+    : { market_key, market_name, period, bet_name, line, price, decimal, status, version, cutoff_at, limit };
 }
 
 /** Selections grouped by market, in the order their markets first appear. */

@@ -180,11 +180,11 @@ const SETTLE_TIMEOUT_MS = 75_000;
 
 /**
  * Waits until the process has used at most QUIET_CPU_MS_PER_S in `seconds` consecutive seconds
- * (or the timeout); answers how long that took and the CPU used meanwhile. Full runs ask 12: V8's
- * memory reducer starts its collections about 8 s after the allocation rate drops, then runs up
- * to three, half a second apart, and with 2 they landed in the quiet windows, which then read the
- * garbage of the windows of change as the cost of a quiet poll (product and baseline alike,
- * whichever caught them). Quick runs keep 2, to stay short.
+ * (or the timeout); answers how long that took and the CPU used meanwhile. Full runs ask 25: V8's
+ * memory reducer ran its full collections 20 to 30 s after the changes stopped (`--trace-gc`),
+ * and with 2 they landed in the quiet windows, which then read the garbage of the windows of
+ * change as the cost of a quiet poll (product and baseline alike, whichever caught them). Quick
+ * runs keep 2, to stay short.
  */
 async function settleCpu(pid, seconds) {
   const started = performance.now();

@@ -66,6 +66,7 @@ function rowsOnly(ids: readonly number[]): BookWrite {
   return {
     leagues: [],
     matches: ids.map(match),
+    matchTimes: [],
     removedMatches: [],
     markets: ids.flatMap((id) => [market(id, 0), market(id, 1)]),
     removedMarkets: [],
@@ -117,6 +118,7 @@ describe('BookRepository', () => {
     await repository.write('big', {
       leagues: [],
       matches: [],
+      matchTimes: [],
       removedMatches: [],
       markets: written,
       removedMarkets: [],
@@ -124,6 +126,7 @@ describe('BookRepository', () => {
     await repository.write('other', {
       leagues: [],
       matches: [],
+      matchTimes: [],
       removedMatches: [],
       markets: [market(1, 0)],
       removedMarkets: [],
@@ -183,6 +186,63 @@ describe('BookRepository', () => {
     expect(one.matches).toEqual(several.matches);
     expect(one.markets).toEqual(several.markets);
     expect(one.markets).toHaveLength(ids.length * 2);
+  });
+
+  it("stores a match whose prices alone moved by its ts, body kept, in the write's one statement", async () => {
+    const first = await repository.write('times', rowsOnly([61, 62]));
+    await repository.writePublished('times', first, {
+      positions: [{ matchId: 61, seq: 3, prevSeq: null }],
+      catalogMatches: [62],
+      withRemovals: [],
+    });
+    const later = match(61).ts + 5_000;
+    const moved = { ...market(61, 0), version: market(61, 0).version + 1 };
+    let second = 0;
+    const sent = await recorded(async () => {
+      second = await repository.write('times', {
+        ...rowsOnly([]),
+        matchTimes: [{ matchId: 61, ts: later }],
+        markets: [moved],
+      });
+    });
+    // An older ts, as a late write would carry, never lowers the stored one.
+    const third = await repository.write('times', {
+      ...rowsOnly([]),
+      matchTimes: [{ matchId: 61, ts: later - 1 }],
+    });
+
+    expect(sent).toEqual(['WITH']);
+    const rows = await dataSource.query<{ id: string; ts: string; stored_gen: string }[]>(
+      `SELECT id, ts, stored_gen FROM odds.matches WHERE book = 'times' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { id: '61', ts: String(later), stored_gen: String(third) },
+      { id: '62', ts: String(match(62).ts), stored_gen: String(first) },
+    ]);
+    expect(third).toBeGreaterThan(second);
+    const { matches, markets } = await repository.load('times', 1000);
+    // The body is the one stored with the match; the change is stored, not yet published.
+    expect(matches.map((m) => [m.info, m.ts, m.unpublished])).toEqual([
+      [match(61).info, later, true],
+      [match(62).info, match(62).ts, false],
+    ]);
+    expect(markets.find((m) => m.matchId === 61 && m.marketKey === moved.marketKey)?.version).toBe(
+      moved.version,
+    );
+  });
+
+  it('stores match times alike in a write of several statements', async () => {
+    await repository.write('times-tx', rowsOnly([71]));
+    const gen = await repository.write('times-tx', {
+      ...rowsOnly([]),
+      leagues: [{ sport_id: 99, leagues: [] }],
+      matchTimes: [{ matchId: 71, ts: match(71).ts + 9 }],
+    });
+
+    const rows = await dataSource.query<{ ts: string; stored_gen: string }[]>(
+      `SELECT ts, stored_gen FROM odds.matches WHERE book = 'times-tx'`,
+    );
+    expect(rows).toEqual([{ ts: String(match(71).ts + 9), stored_gen: String(gen) }]);
   });
 
   it('records positions alone in one statement, and never lowers them', async () => {
@@ -284,6 +344,7 @@ describe('BookRepository', () => {
     await repository.write('tombstones', {
       leagues: [],
       matches: [],
+      matchTimes: [],
       removedMatches: [],
       markets: [],
       removedMarkets: [{ matchId: 51, marketKey: 's;0;ou;0.5' }],

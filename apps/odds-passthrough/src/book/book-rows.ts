@@ -1,5 +1,5 @@
 import type { MatchInfo } from './book-messages';
-import type { BookWrite, StoredMarket, StoredMatch, StoredSeedMarket } from './book.repository';
+import type { BookWrite, MatchTime, StoredMarket, StoredMatch, StoredSeedMarket } from './book.repository';
 import { publicMatch } from './domain/public-match';
 import { type Selection, selectionInOrder } from './domain/selection';
 import type { StringPool } from './domain/string-pool';
@@ -84,6 +84,7 @@ export function isRowsOnly(change: BookWrite): boolean {
     change.removedMatches.length === 0 &&
     change.removedMarkets.length === 0 &&
     change.matches.length <= BATCH &&
+    change.matchTimes.length <= BATCH &&
     change.markets.length <= BATCH
   );
 }
@@ -100,6 +101,30 @@ export function upsertMatches(rows: string, gen: string): string {
     ON CONFLICT (book, id) DO UPDATE SET sport_id = EXCLUDED.sport_id, body = EXCLUDED.body,
       version = EXCLUDED.version, ts = GREATEST(odds.matches.ts, EXCLUDED.ts),
       stored_gen = EXCLUDED.stored_gen, removed = false`;
+}
+
+/**
+ * Moves the `ts` of stored matches whose body did not change and marks them
+ * stored at generation `gen`: `ids` and `tss` are the comma-separated lists
+ * of `matchTimeColumns`, all three SQL expressions. A poll that moves prices
+ * changes no match's public object, and rewriting each body as JSON cost the
+ * ingest a serialised document and PostgreSQL a parse per match.
+ */
+export function touchMatches(ids: string, tss: string, gen: string): string {
+  return `UPDATE odds.matches m SET ts = GREATEST(m.ts, t.ts), stored_gen = ${gen}, removed = false
+    FROM unnest(string_to_array(${ids}, ',')::bigint[], string_to_array(${tss}, ',')::bigint[]) AS t(id, ts)
+    WHERE m.book = $1 AND m.id = t.id`;
+}
+
+/** `touchMatches`' two lists (see `positionColumns` for why lists). */
+export function matchTimeColumns(rows: readonly MatchTime[]): [string, string] {
+  const ids: number[] = [];
+  const tss: number[] = [];
+  for (const row of rows) {
+    ids.push(row.matchId);
+    tss.push(row.ts);
+  }
+  return [ids.join(','), tss.join(',')];
 }
 
 /** Upserts the `odds.markets` rows of the JSON document `rows` (`$1` the book). */

@@ -13,12 +13,14 @@ import {
   type MarketTextRow,
   marketRowsJson,
   type MatchRow,
+  matchTimeColumns,
   matchRowsJson,
   RECORD_POSITIONS,
   positionColumns,
   storedMarket,
   storedMatch,
   storedSeedMarket,
+  touchMatches,
   upsertMarkets,
   upsertMatches,
 } from './book-rows';
@@ -94,10 +96,22 @@ export interface BookWrite {
   /** Each entry replaces the league list of one sport. */
   readonly leagues: readonly SportLeagues[];
   readonly matches: readonly StoredMatch[];
+  /**
+   * Matches whose public object is stored as it stands, and whose `ts` alone
+   * moved (a price changed, the match did not): their rows keep their body
+   * and take the new `ts` and this write's generation.
+   */
+  readonly matchTimes: readonly MatchTime[];
   /** Removing a match removes its markets too. */
   readonly removedMatches: readonly number[];
   readonly markets: readonly StoredMarket[];
   readonly removedMarkets: readonly { readonly matchId: number; readonly marketKey: string }[];
+}
+
+/** A stored match's newer `ts`: see `BookWrite.matchTimes`. */
+export interface MatchTime {
+  readonly matchId: number;
+  readonly ts: number;
 }
 
 export interface MatchPosition extends ChangePosition {
@@ -196,9 +210,15 @@ export class BookRepository {
       const [{ gen }] = await this.dataSource.query<{ gen: string }[]>(
         `WITH g AS (SELECT nextval('odds.write_gen') AS gen),
            matches AS (${upsertMatches('$2', '(SELECT gen FROM g)')}),
+           times AS (${touchMatches('$4', '$5', '(SELECT gen FROM g)')}),
            markets AS (${upsertMarkets('$3')})
          SELECT gen FROM g`,
-        [book, matchRowsJson(change.matches), marketRowsJson(change.markets)],
+        [
+          book,
+          matchRowsJson(change.matches),
+          marketRowsJson(change.markets),
+          ...matchTimeColumns(change.matchTimes),
+        ],
       );
       return Number(gen);
     }
@@ -219,6 +239,9 @@ export class BookRepository {
       }
       for (const rows of chunks(change.matches)) {
         await manager.query(upsertMatches('$2', '$3'), [book, matchRowsJson(rows), gen]);
+      }
+      for (const rows of chunks(change.matchTimes)) {
+        await manager.query(touchMatches('$2', '$3', '$4'), [book, ...matchTimeColumns(rows), gen]);
       }
       if (change.removedMatches.length > 0) {
         await manager.query(

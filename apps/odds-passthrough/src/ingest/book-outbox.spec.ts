@@ -7,7 +7,14 @@ import { BookOutbox } from './book-outbox';
 import type { BookPublication } from './book-publication';
 import { waitFor } from '../../../../test/support/wait-for';
 
-const NO_ROWS: BookWrite = { leagues: [], matches: [], removedMatches: [], markets: [], removedMarkets: [] };
+const NO_ROWS: BookWrite = {
+  leagues: [],
+  matches: [],
+  matchTimes: [],
+  removedMatches: [],
+  markets: [],
+  removedMarkets: [],
+};
 
 /**
  * What left the outbox, in order: `write:<what>` for PostgreSQL; for NATS, the

@@ -43,6 +43,7 @@ describe('buildPublication', () => {
     expect(publication?.write.matches).toEqual([
       { info: expect.objectContaining({ id: 1601234567 }) as unknown, ts: NOW },
     ]);
+    expect(publication?.write.matchTimes).toEqual([]);
     expect(publication?.write.markets.map((m) => [m.marketKey, m.selections.length]).sort()).toEqual([
       ['s;0;m', 3],
       ['s;0;ou;2.5@2.5', 2],
@@ -73,6 +74,30 @@ describe('buildPublication', () => {
     expect(publication?.write.removedMarkets).toEqual([{ matchId: 1601234567, marketKey: 's;0;ou;2.5@2.5' }]);
     expect(publication?.withRemovals).toEqual([1601234567]);
     expect(publication?.catalogOnly).toEqual([]);
+    // The match itself did not change: its row moves by its ts, its body is not written again.
+    expect(publication?.write.matches).toEqual([]);
+    expect(publication?.write.matchTimes).toEqual([{ matchId: 1601234567, ts: NOW + 1000 }]);
+  });
+
+  it('writes a match announced with a change of its prices whole, with the change ts', () => {
+    const state = loaded();
+    state.applyFull(29, { leagues: [], matchups: [aMatchup()], markets: [aMoneyline()] }, NOW);
+    const moved = aMoneyline({ version: 2, prices: [{ designation: 'home', price: 120 }] });
+    const renamed = aMatchup({
+      version: 13,
+      participants: [
+        { id: 1601234568, alignment: 'home', name: 'Arsenal FC' },
+        { id: 1601234569, alignment: 'away', name: 'Chelsea' },
+      ],
+    });
+    const publication = buildPublication(
+      state,
+      state.applyFull(29, { leagues: [], matchups: [renamed], markets: [moved] }, NOW + 1000),
+    );
+    expect(publication?.write.matches).toEqual([
+      { info: expect.objectContaining({ id: 1601234567, home: 'Arsenal FC' }) as unknown, ts: NOW + 1000 },
+    ]);
+    expect(publication?.write.matchTimes).toEqual([]);
   });
 
   it('names the matches told by the catalog alone, so their publication can be recorded', () => {

@@ -40,8 +40,10 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
   const removedMatches = diff.removedMatches.map((match) => match.id);
   const removedSet = new Set(removedMatches);
 
+  // A match the diff announced is stored whole; one whose prices alone moved, by its `ts`.
   const matchRows = new Map<number, StoredMatch>();
   for (const info of diff.matches) matchRows.set(info.id, { info, ts: 0 });
+  const matchTimes = new Map<number, number>();
   const markets: StoredMarket[] = [];
   const removedMarkets: { matchId: number; marketKey: string }[] = [];
   const frames: MatchFrame[] = [];
@@ -69,8 +71,9 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
       : JSON.stringify(update);
     frames.push({ sportId: change.sportId, matchId: change.matchId, frame, update });
     if (removedSet.has(change.matchId)) continue;
-    const info = matchRows.get(change.matchId)?.info ?? book.match(change.matchId);
-    if (info) matchRows.set(change.matchId, { info, ts: change.ts });
+    const announced = matchRows.get(change.matchId);
+    if (announced) matchRows.set(change.matchId, { info: announced.info, ts: change.ts });
+    else if (book.match(change.matchId)) matchTimes.set(change.matchId, change.ts);
     for (const run of runs ?? jsonOfGroups(change.selections)) {
       markets.push({
         matchId: change.matchId,
@@ -107,6 +110,7 @@ export function buildPublication(book: IngestBook, diff: BookDiff): BookPublicat
       sports,
       leagues,
       matches: [...matchRows.values()],
+      matchTimes: Array.from(matchTimes, ([matchId, ts]) => ({ matchId, ts })),
       removedMatches,
       markets,
       removedMarkets,

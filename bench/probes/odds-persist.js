@@ -1,8 +1,9 @@
 // Cost of the odds ingest's shared-state writes (PostgreSQL, schema `odds`) for a book of
 // 100,000 markets: the first write of the whole book, a poll in which 1% of the markets
 // changed, and one in which nothing changed. Each poll's diff (IngestBook) is turned into
-// rows and NATS frames (buildPublication) and written in one transaction (BookRepository), as the
-// ingest does before publishing. Run from the repository root:
+// rows and NATS frames (buildPublication) and written (BookRepository), as the ingest does before
+// publishing: wall time, and for the 1% poll this process's CPU for building and writing it.
+// Run from the repository root:
 //
 //   npm run bench -- --only=odds-persist   (node bench/probes/odds-persist.js [markets=100000] [runs=5])
 //
@@ -61,10 +62,13 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Wall time, and this process's CPU meanwhile: the client's side of a write (rows built, sent, answered). */
 async function timed(fn) {
   const began = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result = await fn();
-  return { ms: performance.now() - began, result };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ms: performance.now() - began, cpuMs: (cpu.user + cpu.system) / 1000, result };
 }
 
 async function main() {
@@ -78,22 +82,28 @@ async function main() {
     const state = new IngestBook('book');
     let now = start;
     const write = async (diff) => {
-      const publication = buildPublication(state, diff);
-      if (!publication) return { ms: 0, rows: 0 };
-      const { ms } = await timed(() => repository.write('book', publication.write));
-      return { ms, rows: publication.write.markets.length + publication.write.removedMarkets.length };
+      const { cpuMs: buildMs, result: publication } = await timed(() => buildPublication(state, diff));
+      if (!publication) return { ms: 0, cpuMs: 0, rows: 0 };
+      const { ms, cpuMs } = await timed(() => repository.write('book', publication.write));
+      return {
+        ms,
+        cpuMs: buildMs + cpuMs,
+        rows: publication.write.markets.length + publication.write.removedMarkets.length,
+      };
     };
     await write(state.applySports([{ id: SPORT, name: 'Soccer' }], now));
     await write(state.applyLabels(SPORT, [{ number: 0, description: 'Match' }], now));
     const first = await write(state.applyFull(SPORT, book(0, 0), now));
 
     const partial = [];
+    const partialCpu = [];
     const quiet = [];
     let rows = 0;
     for (let run = 0; run < runs; run++) {
       const moved = book(100, run + 1);
       const changed = await write(state.applyFull(SPORT, moved, (now += 1000)));
       partial.push(changed.ms);
+      partialCpu.push(changed.cpuMs);
       rows = changed.rows;
       const nothing = await write(state.applyFull(SPORT, moved, (now += 1000)));
       if (nothing.rows !== 0) throw new Error('a poll without changes wrote rows');
@@ -104,11 +114,17 @@ async function main() {
     console.log(`odds persist bench: ${marketCount} markets, wall time, median of ${runs} runs`);
     console.log(`  first write of the whole book   ${fmt(first.ms)}   (${first.rows} market rows)`);
     console.log(`  poll with 1% changed            ${fmt(median(partial))}   (${rows} market rows upserted)`);
+    console.log(`    its client CPU, rows built    ${fmt(median(partialCpu))}`);
     console.log(`  poll with nothing changed       ${fmt(median(quiet))}   (no statement)`);
     console.log(`  load of the whole book by a replica starting late ${fmt(load)}`);
     reportFigures([
       { figure: `first write of ${first.rows} market rows, wall`, unit: 'ms', samples: [first.ms] },
       { figure: `poll write, 1% changed (${rows} rows), wall`, unit: 'ms', samples: partial },
+      {
+        figure: 'poll write, 1% changed, client CPU (publication built, rows sent)',
+        unit: 'ms',
+        samples: partialCpu,
+      },
       { figure: 'poll write, nothing changed, wall', unit: 'ms', samples: quiet },
       { figure: 'load of the whole book by a late replica, wall', unit: 'ms', samples: [load] },
     ]);

@@ -5,7 +5,8 @@ import { PrivatePostgres } from '../support/private-postgres';
 /**
  * The ingest lease's PostgreSQL probe against a server of the test's own: it answers while the
  * server runs, says no at once when the server is stopped, says yes again once it is back (the
- * pool reconnects by itself), and gives up after its timeout when no answer can come in time.
+ * pool reconnects by itself), gives up after its timeout when no answer can come in time, and
+ * says no for a data source that has been destroyed.
  */
 describe('pingDatabase', () => {
   const pg = new PrivatePostgres();
@@ -39,5 +40,17 @@ describe('pingDatabase', () => {
     expect(took).toBeGreaterThanOrEqual(290);
     expect(took).toBeLessThan(1500);
     await busy;
+  }, 30_000);
+
+  it('answers false for a data source that has been destroyed', async () => {
+    const closed = new DataSource({
+      type: 'postgres',
+      url: await pg.createDatabase('ping_closed'),
+      poolSize: 1,
+    });
+    await closed.initialize();
+    expect(await pingDatabase(closed, 1000)).toBe(true);
+    await closed.destroy();
+    expect(await pingDatabase(closed, 1000)).toBe(false);
   }, 30_000);
 });

@@ -357,4 +357,22 @@ describe('BookRepository', () => {
       ['s;0;ou;1.5', false],
     ]);
   });
+
+  it("stores the feed's health once per book, each write replacing the last, for a replica's start", async () => {
+    expect((await repository.load('healthy', 1000)).health).toBeUndefined();
+
+    await repository.writeHealth('healthy', { last_success_at: null, full_loaded: false, poll_ms: 1000 });
+    await repository.writeHealth('healthy', {
+      last_success_at: 1_790_000_000_123,
+      full_loaded: true,
+      poll_ms: 1000,
+    });
+
+    expect((await repository.load('healthy', 1000)).health).toEqual({
+      last_success_at: 1_790_000_000_123,
+      full_loaded: true,
+      poll_ms: 1000,
+    });
+    expect((await repository.load('other', 1000)).health).toBeUndefined();
+  });
 });

@@ -4,6 +4,7 @@ import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { DependencyHealth } from '@app/health';
 import { NatsLink } from '@app/messaging';
 import { Metrics } from '@app/observability';
+import { probeCarrying } from './carried-probe';
 import { IngestLease, LEASE_TIMINGS, type LeaseHolder, type LeaseRole } from './ingest-lease';
 import { LeaseStore } from './lease-store';
 
@@ -29,6 +30,8 @@ interface Claim {
 export class IngestLeadership implements BeforeApplicationShutdown {
   private readonly store: LeaseStore;
   private readonly claims = new Map<string, Claim>();
+  /** Writes waiting to stand in for their lease's next PostgreSQL probe, by lease key. */
+  private readonly carried = new Map<string, () => Promise<unknown>>();
   private readonly holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`.replace(
     /[^A-Za-z0-9_-]/g,
     '_',
@@ -54,7 +57,7 @@ export class IngestLeadership implements BeforeApplicationShutdown {
   /** Competes for `key` from now on, running `holder` while this process holds it. */
   lead(key: string, feeds: readonly string[], holder: LeaseHolder): IngestLease {
     const lease = new IngestLease(this.store, key, this.holderId, holder, {
-      databaseReachable: () => this.dependencies.databaseReachable(LEASE_PROBE_TIMEOUT_MS),
+      databaseReachable: () => this.probeDatabase(key),
     });
     this.claims.set(key, { lease, feeds });
     lease.start();
@@ -66,9 +69,30 @@ export class IngestLeadership implements BeforeApplicationShutdown {
     return this.claims.get(key)?.lease.holds() ?? false;
   }
 
+  /**
+   * Sends `write` as the next PostgreSQL probe of `key`'s lease instead of `SELECT 1`, if this
+   * process still holds `key` by then; a newer write replaces one still waiting. A holder's write
+   * made once a second anyway (the stored feed health) then proves PostgreSQL reachable without a
+   * round trip of its own, sent when the probe would have been, so a lost PostgreSQL is noticed no
+   * later (see probeCarrying).
+   */
+  carryOnProbe(key: string, write: () => Promise<unknown>): void {
+    this.carried.set(key, write);
+  }
+
   /** Each lease's role, by key; empty in a process without ingest work. */
   roles(): Record<string, LeaseRole> {
     return Object.fromEntries([...this.claims].map(([key, { lease }]) => [key, lease.state]));
+  }
+
+  private probeDatabase(key: string): Promise<boolean> {
+    const write = this.carried.get(key);
+    this.carried.delete(key);
+    return probeCarrying(
+      this.holds(key) ? write : undefined,
+      () => this.dependencies.databaseReachable(LEASE_PROBE_TIMEOUT_MS),
+      LEASE_PROBE_TIMEOUT_MS,
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -47,6 +47,8 @@ describe('BookOutbox', () => {
   let outbox: BookOutbox;
   /** Whether the outbox's process holds the book's ingest lease. */
   let leading: boolean;
+  /** The writes handed to the lease's next PostgreSQL probe, in order. */
+  let carried: (() => Promise<unknown>)[];
   /** Each record of a publication, with the generation it names. */
   let published: { gen: number; published: PublishedWrite }[];
   /** The payload of the last NATS message on each subject. */
@@ -106,7 +108,11 @@ describe('BookOutbox', () => {
       lastSeqOf: () => Promise.resolve(null),
     } as unknown as ChangeLog;
     const logger = { log: () => undefined, warn: () => undefined } as unknown as Logger;
-    outbox = new BookOutbox('book', 1000, repository, events, log, logger, () => leading);
+    carried = [];
+    outbox = new BookOutbox('book', 1000, repository, events, log, logger, {
+      holds: () => leading,
+      carryOnProbe: (write) => carried.push(write),
+    });
   });
 
   afterEach(() => outbox.stop(undefined));
@@ -288,7 +294,7 @@ describe('BookOutbox', () => {
     expect(outbox.publishHealth()).toEqual({ last_success_at: null, full_loaded: false, poll_ms: 1000 });
   });
 
-  it('publishes the feed health at every report and stores it at most once a second', () => {
+  it('publishes the feed health at every report and stores it at most once a second, on the lease probe', async () => {
     let now = 10_000;
     const clock = jest.spyOn(performance, 'now').mockImplementation(() => now);
     try {
@@ -299,6 +305,10 @@ describe('BookOutbox', () => {
       now += 600;
       outbox.reportHealth();
       expect(trace.filter((entry) => entry === 'odds.book.health')).toHaveLength(3);
+      // Nothing is written until the lease's probe runs what was handed to it.
+      expect(trace).not.toContain('write health');
+      expect(carried).toHaveLength(2);
+      await Promise.all(carried.map((write) => write()));
       expect(trace.filter((entry) => entry === 'write health')).toHaveLength(2);
     } finally {
       clock.mockRestore();

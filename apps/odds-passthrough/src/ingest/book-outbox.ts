@@ -10,6 +10,14 @@ import { describeError } from './describe-error';
 /** The stored copy of the feed health is rewritten at most this often, however fast the book is polled. */
 const HEALTH_STORED_EVERY_MS = 1000;
 
+/** This process's hold on the book's ingest lease, as the book's writers see it. */
+export interface BookIngestLease {
+  /** False once this process may no longer hold the lease: asked before anything goes out. */
+  holds(): boolean;
+  /** Runs `write` as the lease's next PostgreSQL probe, while this process still holds the lease. */
+  carryOnProbe(write: () => Promise<unknown>): void;
+}
+
 /**
  * Everything one book's ingest sends out, in the order its IngestBook
  * changed: each publication is persisted, then published (catalog first,
@@ -19,7 +27,8 @@ const HEALTH_STORED_EVERY_MS = 1000;
  * never published and announce it again. A publication waits for its own
  * rows only: the records queue behind the rows sent meanwhile, so a full
  * load of many parts goes out as fast as its rows are stored. The feed's health is published
- * when the poll schedule reports it (HealthBeat), with a stored copy. Writes queue in
+ * when the poll schedule reports it (HealthBeat), with a stored copy that rides the lease's
+ * next PostgreSQL probe. Writes queue in
  * order and are retried with backoff while PostgreSQL is away; the stream
  * does not wait for them.
  */
@@ -50,8 +59,7 @@ export class BookOutbox {
     private readonly events: NatsEventClient,
     log: ChangeLog,
     private readonly logger: Logger,
-    /** False once this process may no longer hold the book's ingest lease. */
-    private readonly mayPublish: () => boolean,
+    private readonly lease: BookIngestLease,
   ) {
     this.publisher = new BookChangePublisher(
       book,
@@ -59,7 +67,7 @@ export class BookOutbox {
       events,
       logger,
       () => repository.topPosition(book),
-      mayPublish,
+      () => lease.holds(),
     );
   }
 
@@ -172,7 +180,7 @@ export class BookOutbox {
   }
 
   publishHealth(): FeedHealthMessage | undefined {
-    if (this.stopped || !this.mayPublish()) return undefined;
+    if (this.stopped || !this.lease.holds()) return undefined;
     const health: FeedHealthMessage = {
       last_success_at: this.lastSuccessAt,
       full_loaded: this.fullLoaded,
@@ -184,14 +192,16 @@ export class BookOutbox {
 
   /**
    * Also stored (best effort, at most once a second), so a replica starting
-   * late knows the feed's health at once.
+   * late knows the feed's health at once. The write is the lease's next
+   * PostgreSQL probe (at most one renewal interval later): a quiet second
+   * then makes one round trip to PostgreSQL fewer.
    */
   reportHealth(): void {
     const health = this.publishHealth();
     const now = performance.now();
     if (!health || now - this.healthStoredAt < HEALTH_STORED_EVERY_MS) return;
     this.healthStoredAt = now;
-    this.repository.writeHealth(this.book, health).catch(() => undefined);
+    this.lease.carryOnProbe(() => this.repository.writeHealth(this.book, health));
   }
 
   /**
@@ -237,7 +247,7 @@ export class BookOutbox {
 
   /** False when the message was held back: this process may no longer hold the lease. */
   private publishCatalog(message: CatalogMessage): boolean {
-    if (!this.mayPublish()) return false;
+    if (!this.lease.holds()) return false;
     this.events.emitFrame(
       DynamicSubjects.oddsCatalog(this.book),
       Buffer.from(JSON.stringify(message), 'utf8'),

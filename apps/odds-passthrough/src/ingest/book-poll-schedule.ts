@@ -7,7 +7,7 @@ import type { BookCommit, BookDiff, IngestBook, MatchupsLoad } from '../book/dom
 import type { BookSource } from '../config/books';
 import { loadGarbage } from '../common/load-garbage';
 import { inParts, nextTurn, type Parts } from '../common/work-in-parts';
-import { BookOutbox } from './book-outbox';
+import { type BookIngestLease, BookOutbox } from './book-outbox';
 import { buildPublication } from './book-publication';
 import { BookSeed } from './book-seed';
 import { CutoffAlarm } from './cutoff-alarm';
@@ -119,19 +119,11 @@ export class BookPollSchedule {
     private readonly clock: Clock,
     private readonly upstream: UpstreamMonitor,
     log: ChangeLog,
-    mayPublish: () => boolean,
+    lease: BookIngestLease,
   ) {
     this.logger = new Logger(`BookPoller:${source.name}`);
     this.client = new SportsbookClient(source.upstreamUrl, settings.timeoutMs);
-    this.outbox = new BookOutbox(
-      source.name,
-      settings.pollMs,
-      repository,
-      events,
-      log,
-      this.logger,
-      mayPublish,
-    );
+    this.outbox = new BookOutbox(source.name, settings.pollMs, repository, events, log, this.logger, lease);
     this.seed = new BookSeed(source.name, repository, this.logger);
     this.cutoffs = new CutoffAlarm(clock, {
       nextCutoff: () => this.book?.nextCutoff(),

@@ -56,7 +56,10 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         clock,
         upstream,
         logs.of(source.name),
-        () => leadership.holds(bookLeaseKey(source.name)),
+        {
+          holds: () => leadership.holds(bookLeaseKey(source.name)),
+          carryOnProbe: (write) => leadership.carryOnProbe(bookLeaseKey(source.name), write),
+        },
       ),
     }));
   }
